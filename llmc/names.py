@@ -1,0 +1,33 @@
+"""Child object names exactly as knative's kmeta.ChildName makes them.
+
+Kubernetes names are limited to 63 bytes; when parent+suffix is longer, the
+parent is cut and the md5 of the parent (or of parent+suffix for long
+suffixes) is spliced in so that names stay unique and stable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+_LIMIT = 63
+_HEAD = _LIMIT - 32  # room left next to a 32-hex-digit md5
+
+
+def child_name(parent: str, suffix: str) -> str:
+    """Return kmeta.ChildName(parent, suffix); lengths are counted in UTF-8 bytes like Go."""
+    p = parent.encode()
+    s = suffix.encode()
+    if len(p) + len(s) <= _LIMIT:
+        return parent + suffix
+    if len(s) < _HEAD:
+        digest = hashlib.md5(p).hexdigest().encode()
+        out = p[: _HEAD - len(s)] + digest + s
+    else:
+        digest = hashlib.md5(p + s).hexdigest().encode()
+        head = p[:_HEAD] if len(p) > _HEAD else p
+        out = head + digest
+        if len(out) < _LIMIT:
+            out += s[: _LIMIT - len(out)]
+        text = out.decode("utf-8", errors="replace")
+        return text.rstrip("".join(c for c in set(text) if not c.isalnum()))
+    return out.decode("utf-8", errors="replace")

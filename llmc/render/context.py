@@ -1,0 +1,102 @@
+"""The read-only inputs every render module gets for one service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..findings import Findings
+from ..names import child_name
+from ..settings import Settings
+
+PART_OF = "llminferenceservice"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """The cluster APIs llmc may assume (like helm's --api-versions / --kube-version)."""
+
+    api_versions: frozenset[str] = frozenset(
+        {
+            "gateway.networking.k8s.io/v1",
+            "inference.networking.k8s.io/v1",
+            "leaderworkerset.x-k8s.io/v1",
+            "resource.k8s.io/v1",
+            "keda.sh/v1alpha1",
+        }
+    )
+    kube_version: str = "1.34.0"
+
+    def has(self, group_version: str, kind: str | None = None) -> bool:
+        if kind is not None and f"{group_version}/{kind}" in self.api_versions:
+            return True
+        return group_version in self.api_versions
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """User choices that change the output but not the controller's logic."""
+
+    owner_references: bool = False
+    dra_api: str = "resource.k8s.io/v1"
+    capabilities: Capabilities = field(default_factory=Capabilities)
+
+
+@dataclass
+class RenderContext:
+    """One service, resolved: its own object, its merged spec, settings, options, findings.
+
+    `service` is the LLMInferenceService as the API server would store it (CRD and
+    webhook defaults applied), `spec` the merged and template-rendered spec with the
+    post-template steps (managed DRA, route rewrites, scheduler config) done.
+    """
+
+    service: dict[str, Any]
+    spec: dict[str, Any]
+    settings: Settings
+    options: RenderOptions
+    findings: Findings
+    lora_adapters: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.service["metadata"]["name"]
+
+    @property
+    def namespace(self) -> str:
+        return self.service["metadata"]["namespace"]
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        return self.service["metadata"].get("annotations") or {}
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return self.service["metadata"].get("labels") or {}
+
+    def child(self, suffix: str) -> str:
+        return child_name(self.name, suffix)
+
+    def metadata(self, name: str, labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None) -> dict[str, Any]:
+        """metadata for a namespaced child: name, namespace, labels/annotations when non-empty, ownerReferences on request."""
+        meta: dict[str, Any] = {"name": name, "namespace": self.namespace}
+        if labels:
+            meta["labels"] = dict(labels)
+        if annotations:
+            meta["annotations"] = dict(annotations)
+        if self.options.owner_references:
+            meta["ownerReferences"] = [self.owner_reference()]
+        return meta
+
+    def owner_reference(self) -> dict[str, Any]:
+        ref: dict[str, Any] = {
+            "apiVersion": "serving.kserve.io/v1alpha2",
+            "kind": "LLMInferenceService",
+            "name": self.name,
+        }
+        uid = self.service["metadata"].get("uid")
+        if uid:
+            ref["uid"] = uid
+        ref["controller"] = True
+        ref["blockOwnerDeletion"] = True
+        return ref
