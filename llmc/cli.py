@@ -1,0 +1,190 @@
+"""The `llmc` command line: the only module that touches files, stdout/stderr and the environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(
+    add_completion=True,
+    no_args_is_help=True,
+    help="Render KServe LLMInferenceService objects offline, as the KServe controller would create them.",
+    pretty_exceptions_enable=False,
+)
+presets_app = typer.Typer(no_args_is_help=True, help="List and show the built-in preset sets.")
+app.add_typer(presets_app, name="presets")
+
+
+class Output(str, Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+def _stderr():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def _fail(errors, sources: dict[str, str]) -> None:
+    from .report import emit_errors
+
+    emit_errors(errors, sources, _stderr())
+    code = max((getattr(e, "exit_code", 1) for e in errors), default=1)
+    raise typer.Exit(code)
+
+
+FilesOpt = Annotated[
+    list[str],
+    typer.Option("-f", "--filename", help="File, folder (recursive *.yaml|*.yml|*.json) or - for stdin. Repeatable."),
+]
+
+
+@app.command()
+def render(
+    filename: FilesOpt,
+    presets: Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")] = None,
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")] = None,
+    kserve_config: Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")] = None,
+    namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")] = "default",
+    system_namespace: Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")] = "kserve",
+    output: Annotated[Output, typer.Option("-o", "--output", help="Output format.")] = Output.yaml,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are findings.")] = False,
+    owner_references: Annotated[bool, typer.Option("--owner-references", help="Add ownerReferences (uses metadata.uid when set).")] = False,
+    api_versions: Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")] = None,
+    kube_version: Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")] = None,
+    dra_api: Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")] = "resource.k8s.io/v1",
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Do not print findings.")] = False,
+) -> None:
+    """Render services into the Kubernetes objects the KServe controller would create."""
+    from .errors import ErrorList, LlmcError
+
+    sources: dict[str, str] = {}
+    try:
+        request = _request(
+            filename, presets, preset_set, kserve_config, namespace, system_namespace,
+            owner_references, api_versions, kube_version, dra_api, sources,
+        )
+        from .pipeline import compile_request
+
+        outputs = compile_request(request)
+    except ErrorList as errs:
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        _fail([err], sources)
+
+    from .emit import to_json, to_yaml
+    from .kinds import sort_objects
+
+    objects = sort_objects([obj for out in outputs for obj in out.objects])
+    text = to_json(objects) if output is Output.json else to_yaml(objects)
+    findings = sorted(f for out in outputs for f in out.resolved.findings.items)
+    if not quiet and findings:
+        from .report import format_finding
+
+        console = _stderr()
+        for finding in findings:
+            console.print(format_finding(finding), markup=False, style="yellow" if console.is_terminal else None)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    if strict and findings:
+        raise typer.Exit(1)
+
+
+def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
+             owner_references, api_versions, kube_version, dra_api, sources):
+    from .errors import LlmcError
+    from .inputs import builtin_preset_files, read_documents
+    from .pipeline import Request
+    from .presets import DEFAULT_SET
+    from .render.context import Capabilities, RenderOptions
+    from .settings import Settings, settings_from_configmap
+
+    if presets and preset_set:
+        raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
+    if dra_api not in ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"):
+        raise LlmcError(f"unsupported --dra-api {dra_api!r}", hint="use resource.k8s.io/v1, v1beta2 or v1beta1", exit_code=2)
+    inputs = read_documents(filename, sources)
+    if presets:
+        preset_docs = read_documents(presets, sources)
+        set_name = None
+    else:
+        set_name = preset_set or DEFAULT_SET
+        preset_docs = read_documents(list(builtin_preset_files(set_name)), sources)
+    settings = Settings(system_namespace=system_namespace)
+    if kserve_config:
+        docs = read_documents([kserve_config], sources)
+        if len(docs) != 1:
+            raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
+        settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
+    caps = Capabilities()
+    if api_versions:
+        caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
+    elif kube_version:
+        caps = Capabilities(kube_version=kube_version)
+    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps)
+    return Request(inputs, preset_docs, settings, options, namespace, set_name)
+
+
+@presets_app.command("list")
+def presets_list() -> None:
+    """List the built-in preset sets and their configs."""
+    from .inputs import builtin_preset_files, builtin_sets
+    from .presets import DEFAULT_SET
+
+    for name in builtin_sets():
+        marker = " (default)" if name == DEFAULT_SET else ""
+        typer.echo(f"{name}{marker}")
+        for path in builtin_preset_files(name):
+            typer.echo(f"  {os.path.splitext(os.path.basename(path))[0]}")
+
+
+@presets_app.command("show")
+def presets_show(
+    name: Annotated[str, typer.Argument(help="Config name, e.g. kserve-config-llm-template or config-llm-template.")],
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set")] = None,
+) -> None:
+    """Print one built-in preset as YAML."""
+    from .errors import LlmcError
+    from .inputs import builtin_preset_files, read_text
+    from .presets import DEFAULT_SET, PREFIX
+
+    set_name = preset_set or DEFAULT_SET
+    try:
+        files = builtin_preset_files(set_name)
+    except LlmcError as err:
+        _fail([err], {})
+    wanted = name.removeprefix(PREFIX)
+    for path in files:
+        if os.path.splitext(os.path.basename(path))[0] == wanted:
+            sys.stdout.write(read_text(path))
+            return
+    _fail([LlmcError(f"no preset {name!r} in set {set_name}", hint="see `llmc presets list`", exit_code=2)], {})
+
+
+@app.command()
+def version() -> None:
+    """Print llmc's version."""
+    from . import __version__
+
+    typer.echo(__version__)
+
+
+def main() -> None:
+    """Entry point: never show a traceback for an internal failure unless LLMC_DEBUG is set."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.stderr.write("llmc: interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # an llmc bug: say so plainly
+        if os.environ.get("LLMC_DEBUG"):
+            raise
+        sys.stderr.write(f"llmc: internal error: {type(exc).__name__}: {exc}\n(set LLMC_DEBUG=1 for details; please report it)\n")
+        sys.exit(3)

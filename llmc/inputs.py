@@ -1,0 +1,71 @@
+"""Reading inputs: files, folders, stdin and the built-in preset sets (the CLI's I/O edge)."""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+
+from .errors import LlmcError, Location
+from .load import Document, load_text
+
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files as given, folders walked recursively for *.yaml|*.yml|*.json in sorted order, `-` kept."""
+    out: list[str] = []
+    for raw in paths:
+        if raw == "-":
+            out.append(raw)
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            out += sorted(str(p) for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
+        elif path.is_file():
+            out.append(raw)
+        else:
+            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+    return out
+
+
+def read_text(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LlmcError("file is not UTF-8 text", Location(name), exit_code=2) from None
+    except OSError as exc:
+        raise LlmcError(f"cannot read file: {exc.strerror}", Location(name), exit_code=2) from None
+
+
+def read_documents(paths: list[str], sources: dict[str, str]) -> list[Document]:
+    """Load every document of every path; `sources` receives each file's text for error excerpts."""
+    docs: list[Document] = []
+    for name in expand(paths):
+        label = "<stdin>" if name == "-" else name
+        text = read_text(name)
+        sources[label] = text
+        docs += load_text(text, label)
+    return docs
+
+
+def builtin_sets() -> list[str]:
+    from .resources import data_dir
+
+    return sorted(p.name for p in data_dir("presets").iterdir() if p.is_dir())
+
+
+@cache
+def builtin_preset_files(name: str) -> tuple[str, ...]:
+    from .resources import data_dir
+
+    folder = data_dir("presets") / name
+    if not folder.is_dir():
+        raise LlmcError(
+            f"unknown preset set {name!r}",
+            hint=f"built-in sets: {', '.join(builtin_sets())}",
+            exit_code=2,
+        )
+    return tuple(expand([str(folder)]))

@@ -1,0 +1,149 @@
+"""The pure pipeline: loaded documents in, rendered objects and findings out.
+
+Every input error of every document is collected before anything is rendered,
+so the user sees them all at once and stdout stays empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ErrorList, LlmcError
+from .load import Document
+from .presets import CONFIG_KIND, ConfigStore, StoredConfig
+from .render.context import RenderOptions
+from .resolve import Behaviour, Resolved, Resolver
+from .settings import Settings
+
+SERVICE_KIND = "LLMInferenceService"
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything one run needs; built by the CLI from flags and files."""
+
+    inputs: list[Document]
+    presets: list[Document]
+    settings: Settings = field(default_factory=Settings)
+    options: RenderOptions = field(default_factory=RenderOptions)
+    namespace: str = "default"
+    preset_set: str | None = None
+
+
+@dataclass
+class ServiceOutput:
+    """One service: how it was resolved and the objects it yields."""
+
+    resolved: Resolved
+    objects: list[dict[str, Any]]
+
+    @property
+    def key(self) -> str:
+        meta = self.resolved.service["metadata"]
+        return f"{meta['namespace']}/{meta['name']}"
+
+
+def compile_request(request: Request) -> list[ServiceOutput]:
+    """Validate, resolve and render every service of the request; raise ErrorList on any input error."""
+    from .load import check_kind
+    from .schema import apply_defaults, validate
+    from .webhook import default_service, validate_config, validate_service
+
+    errors: list[LlmcError] = []
+    services: list[tuple[Document, dict[str, Any]]] = []
+    configs: list[StoredConfig] = []
+    configmaps: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def admit(doc: Document, default_ns: str) -> dict[str, Any] | None:
+        try:
+            check_kind(doc)
+            obj = doc.obj
+            if obj["kind"] == "ConfigMap":
+                return _with_namespace(obj, default_ns)
+            validate(doc)
+            obj = apply_defaults(_with_namespace(obj, default_ns))
+            if obj["kind"] == SERVICE_KIND:
+                obj = default_service(obj)
+                validate_service(obj, doc)
+            else:
+                validate_config(obj, doc)
+            return obj
+        except ErrorList as errs:
+            errors.extend(errs.errors)
+        except LlmcError as err:
+            errors.append(err)
+        return None
+
+    for doc in request.presets:
+        obj = admit(doc, request.settings.system_namespace)
+        if obj is not None and obj["kind"] == CONFIG_KIND:
+            configs.append(_stored(obj, doc))
+    for doc in request.inputs:
+        obj = admit(doc, request.namespace)
+        if obj is None:
+            continue
+        if obj["kind"] == SERVICE_KIND:
+            services.append((doc, obj))
+        elif obj["kind"] == CONFIG_KIND:
+            configs.append(_stored(obj, doc))
+        else:
+            meta = obj["metadata"]
+            configmaps[(meta["namespace"], meta["name"])] = obj
+    try:
+        store = ConfigStore(configs)
+    except LlmcError as err:
+        errors.append(err)
+        store = ConfigStore()
+    if errors:
+        raise ErrorList(sorted(errors, key=_error_order))
+
+    resolver = Resolver(store, request.settings, configmaps, Behaviour.for_set(request.preset_set))
+    outputs: list[ServiceOutput] = []
+    for doc, obj in services:
+        try:
+            resolved = resolver.resolve(obj, doc.locate)
+            outputs.append(ServiceOutput(resolved, _render(resolved, request)))
+        except ErrorList as errs:
+            errors.extend(errs.errors)
+        except LlmcError as err:
+            if err.location is None:
+                err.location = doc.locate(())
+            errors.append(err)
+    if errors:
+        raise ErrorList(errors)
+    return outputs
+
+
+def _render(resolved: Resolved, request: Request) -> list[dict[str, Any]]:
+    from .render.context import RenderContext
+    from .render.service import render_service
+
+    ctx = RenderContext(
+        service=resolved.service,
+        spec=resolved.spec,
+        settings=request.settings,
+        options=request.options,
+        findings=resolved.findings,
+        lora_adapters=resolved.lora_adapters,
+    )
+    return render_service(ctx)
+
+
+def _with_namespace(obj: dict[str, Any], namespace: str) -> dict[str, Any]:
+    meta = obj.get("metadata") or {}
+    if meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": namespace}}
+
+
+def _stored(obj: dict[str, Any], doc: Document) -> StoredConfig:
+    meta = obj["metadata"]
+    return StoredConfig(meta["name"], meta["namespace"], obj, doc.locate(("metadata", "name")))
+
+
+def _error_order(err: LlmcError) -> tuple:
+    loc = err.location
+    if loc is None:
+        return ("", 0, 0)
+    return (loc.file, loc.line or 0, loc.col or 0)

@@ -1,0 +1,75 @@
+"""LLMInferenceServiceConfig objects available to a run, and the controller's lookup rules.
+
+A config is found by name in the service's namespace first, then in the system
+namespace (reference 01 §2.5), so a user can shadow any preset in their namespace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Iterable
+
+from .errors import LlmcError, Location
+
+DEFAULT_SET = "kserve-master"
+PREFIX = "kserve-"
+CONFIG_KIND = "LLMInferenceServiceConfig"
+
+
+@dataclass
+class StoredConfig:
+    """One LLMInferenceServiceConfig as the API server would store it (CRD defaults applied)."""
+
+    name: str
+    namespace: str
+    obj: dict[str, Any]
+    origin: Location = field(default_factory=Location)
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The spec projected onto the Go types once, shared by every service that uses it."""
+        from .gotypes import project
+
+        return project(self.obj.get("spec") or {}, overlay=True)
+
+
+class ConfigStore:
+    """Configs by (namespace, name); duplicates are an error because the cluster would hold only one."""
+
+    def __init__(self, configs: Iterable[StoredConfig] = ()) -> None:
+        self._by_key: dict[tuple[str, str], StoredConfig] = {}
+        for config in configs:
+            self.add(config)
+
+    def add(self, config: StoredConfig) -> None:
+        key = (config.namespace, config.name)
+        previous = self._by_key.get(key)
+        if previous is not None:
+            raise LlmcError(
+                f'LLMInferenceServiceConfig "{config.namespace}/{config.name}" is defined twice '
+                f"(also at {previous.origin})",
+                config.origin,
+                hint="a cluster holds one object per namespace and name; remove one of them",
+            )
+        self._by_key[key] = config
+
+    def get(self, namespace: str, name: str) -> StoredConfig | None:
+        return self._by_key.get((namespace, name))
+
+    def lookup(self, name: str, namespace: str, system_namespace: str, where: Location | None = None) -> StoredConfig:
+        """The config the controller would fetch: the service's namespace first, then the system namespace."""
+        found = self._by_key.get((namespace, name)) or self._by_key.get((system_namespace, name))
+        if found is None:
+            raise LlmcError(
+                f'LLMInferenceServiceConfig "{name}" not found in namespaces [{namespace} {system_namespace}]',
+                where,
+                hint="pass it with -f (user configs) or --presets (a preset set); `llmc presets list` shows the built-in ones",
+            )
+        return found
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def __iter__(self):
+        return iter(sorted(self._by_key.values(), key=lambda c: (c.namespace, c.name)))

@@ -1,0 +1,267 @@
+"""Resolve one LLMInferenceService into its merged, rendered spec, as the controller does.
+
+Steps (reference 01 §0): first pass over baseRefs (feature detection, model-name
+copy), preset selection and order, namespace lookup, the strategic-merge fold,
+pre-template defaults, Go-template evaluation on the JSON text, post-template
+steps (managed DRA, route rewrites, scheduler config ref, EPP port, LoRA), and
+validation of the merged result.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ErrorList, LlmcError, Location
+from .findings import Findings
+from .presets import PREFIX, ConfigStore, StoredConfig
+from .settings import Settings
+
+DRA_CLASS = "serving.kserve.io/exp-dra-device-class"
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """Controller version differences that change resolution (reference 01 §7)."""
+
+    tokenizer_preset: bool = True  # HEAD selects kserve-config-llm-tokenizer
+    latency_from_config_text: bool = True  # HEAD also reads --config-text for detection
+
+    @classmethod
+    def for_set(cls, preset_set: str | None) -> "Behaviour":
+        if preset_set == "kserve-v0.20":
+            return cls(tokenizer_preset=False, latency_from_config_text=False)
+        return cls()
+
+
+@dataclass
+class Resolved:
+    """The outcome of resolution for one service."""
+
+    service: dict[str, Any]  # as stored: CRD + webhook defaults, model name patched
+    own_spec: dict[str, Any]  # the service's own spec (projected) templates saw as .Spec
+    spec: dict[str, Any]  # merged, rendered, post-processed
+    applied_configs: list[dict[str, str]]
+    findings: Findings
+    lora_adapters: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    scheduler_configmap: str | None = None
+
+
+@dataclass
+class Resolver:
+    """Resolves services against one config store and one set of cluster settings.
+
+    Merges of the same preset sequence are cached: in a batch most services share them.
+    """
+
+    store: ConfigStore
+    settings: Settings
+    configmaps: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    behaviour: Behaviour = field(default_factory=Behaviour)
+    _prefix_cache: dict[tuple[tuple[str, str], ...], dict[str, Any]] = field(default_factory=dict)
+
+    def resolve(self, service: dict[str, Any], locate=lambda path: None) -> Resolved:
+        from .gotypes import project
+        from .merge import merge_specs
+
+        meta = service["metadata"]
+        name, namespace = meta["name"], meta["namespace"]
+        findings = Findings(f"{namespace}/{name}")
+        own = project(service.get("spec") or {}, overlay=True)
+
+        # First pass: the service with its baseRefs on top (baseRefs win here).
+        baserefs = [
+            (i, ref.get("name") or "") for i, ref in enumerate((service.get("spec") or {}).get("baseRefs") or [])
+        ]
+        base_configs = [
+            self._lookup(ref, namespace, locate(("spec", "baseRefs", i, "name")))[0] for i, ref in baserefs
+        ]
+        first = merge_specs(own, *[c.spec for c in base_configs]) if base_configs else own
+        self._copy_model_name(service, own, first, findings)
+
+        # Presets in the controller's fixed order, then the baseRefs.
+        refs: list[tuple[str, str, Location | None]] = [
+            (n, "Preset", locate(("spec",))) for n in self._preset_names(first)
+        ]
+        refs += [(ref, "UserRef", locate(("spec", "baseRefs", i, "name"))) for i, ref in baserefs]
+        layers: list[StoredConfig] = []
+        applied: list[dict[str, str]] = []
+        for ref, source, where in refs:
+            config, found_ns = self._lookup(ref, namespace, where)
+            layers.append(config)
+            applied.append({"name": ref, "namespace": found_ns, "source": source})
+
+        merged = merge_specs(self._merged_layers(layers), own) if layers else copy.deepcopy(own)
+
+        from .render import router
+
+        router.default_pool_selector(merged, name)
+        router.default_scheduler_service_account(merged, name)
+        stored = copy.deepcopy(service)
+        stored["spec"] = own
+        merged = self._render_templates(stored, merged, namespace, name, locate)
+
+        if DRA_CLASS in (meta.get("annotations") or {}):
+            from .render import dra
+
+            dra.inject(merged, name, dra.parse_annotations(meta["annotations"]))
+        router.apply_gateway_refs(merged)
+        router.rewrite_default_backend_refs(merged, name)
+        scheduler_cm = router.resolve_scheduler_config_ref(
+            merged, namespace, self.settings.system_namespace, self.configmaps
+        )
+        router.default_epp_port(merged)
+
+        from .render import lora, parallelism
+
+        adapters = lora.enumerate_adapters(merged, stored)
+        for path in parallelism.baseref_invisible_fields(own, merged):
+            findings.add(
+                "LLMC002",
+                f"spec.{path}",
+                "comes from a preset or baseRef; the preset templates read only the service's own spec, "
+                "so vLLM flags built from it (tensor/data parallel, kv-transfer, shutdown timeout) ignore it",
+            )
+        _scan_template_actions(service, findings)
+        self._validate_merged(stored, merged, applied, locate)
+        return Resolved(stored, own, merged, applied, findings, adapters, scheduler_configmap=scheduler_cm)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def _lookup(self, name: str, namespace: str, where: Location | None) -> tuple[StoredConfig, str]:
+        config = self.store.lookup(name, namespace, self.settings.system_namespace, where)
+        return config, config.namespace
+
+    def _merged_layers(self, layers: list[StoredConfig]) -> dict[str, Any]:
+        """merge_specs over the config layers, cached by their identity (never mutated by callers)."""
+        from .merge import merge_specs
+
+        key = tuple((c.namespace, c.name) for c in layers)
+        cached = self._prefix_cache.get(key)
+        if cached is None:
+            cached = merge_specs(*[c.spec for c in layers]) if len(layers) > 1 else layers[0].spec
+            self._prefix_cache[key] = cached
+        return cached
+
+    @staticmethod
+    def _copy_model_name(service: dict, own: dict, first: dict, findings: Findings) -> None:
+        """The first pass's model.name is written back into the service (reference 01 §2.2, §6 #2)."""
+        first_name = (first.get("model") or {}).get("name")
+        if first_name is None:
+            return
+        own_name = (own.get("model") or {}).get("name")
+        if own_name != first_name:
+            findings.add(
+                "LLMC001",
+                "spec.model.name",
+                f"a baseRef sets model.name {first_name!r}, which replaces the service's {own_name!r}",
+            )
+        own.setdefault("model", {"uri": ""})["name"] = first_name
+
+    def _preset_names(self, spec: dict[str, Any]) -> list[str]:
+        """Which presets apply, in the controller's order (reference 01 §2.3)."""
+        from .render import router as r
+
+        names: list[str] = []
+        router = spec.get("router")
+        scheduler = (router or {}).get("scheduler") if router is not None else None
+        if scheduler is not None and not ((scheduler.get("pool") or {}).get("ref") or {}).get("name"):
+            names.append("config-llm-scheduler")
+        if scheduler is not None and self.behaviour.tokenizer_preset and r.tokenizer_enabled(spec):
+            names.append("config-llm-tokenizer")
+        if r.latency_predictor_enabled(spec, self.behaviour.latency_from_config_text):
+            names.append("config-llm-scheduler-latency-predictor")
+        route = (router or {}).get("route") if router is not None else None
+        if route is not None and not ((route.get("http") or {}).get("refs")):
+            names.append("config-llm-router-route")
+        if spec.get("tracing") is not None:
+            names.append("config-llm-tracing")
+        prefill = spec.get("prefill")
+        if prefill is not None:
+            names += _workload_preset(prefill, "prefill-")
+            names += _workload_preset(spec, "decode-")
+        else:
+            names += _workload_preset(spec, "")
+        return [PREFIX + n for n in names]
+
+    def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str, locate) -> dict[str, Any]:
+        from .gotypes import project
+        from .render import router
+        from .templatedata import render_config
+
+        gw_ns, gw_name = self.settings.ingress_gateway
+        pool = router.inference_pool_name(merged, name)
+        global_config = {
+            "SystemNamespace": self.settings.system_namespace,
+            "IngressGatewayName": gw_name,
+            "IngressGatewayNamespace": gw_ns,
+            "EnableTLS": self.settings.enable_tls,
+            "ModelBasedRoutingHeaderName": self.settings.model_routing_header,
+            "InferencePoolNamespacedName": f"{namespace}/{pool}" if namespace else pool,
+        }
+        config = {"metadata": copy.deepcopy(stored["metadata"]), "spec": merged}
+        try:
+            rendered = render_config(config, stored, global_config)
+        except LlmcError as exc:
+            if exc.location is None:
+                exc.location = locate(())
+            raise
+        return project(rendered.get("spec") or {})
+
+    def _validate_merged(self, stored: dict, merged: dict, applied: list[dict[str, str]], locate) -> None:
+        """The controller dry-runs the merged spec through the API server (CRD schema, CEL, webhook)."""
+        from .load import Document
+        from .schema import validate
+        from .webhook import validate_service
+
+        probe = {
+            "apiVersion": "serving.kserve.io/v1alpha2",
+            "kind": "LLMInferenceService",
+            "metadata": {"name": stored["metadata"]["name"], "namespace": stored["metadata"]["namespace"]},
+            "spec": merged,
+        }
+        doc = Document(obj=probe, file="<merged spec>", index=0, positions={})
+        try:
+            validate(doc)
+            validate_service(probe)
+        except ErrorList as errs:
+            refs = ", ".join(f"{a['source']}:{a['namespace']}/{a['name']}" for a in applied)
+            causes = "; ".join(e.message for e in errs.errors)
+            raise LlmcError(
+                f"dry-run validation failed after merging configs [{refs}]: {causes}",
+                locate(("spec",)),
+                hint="the merged spec is invalid although the service alone is valid: check the baseRefs and presets",
+            ) from None
+
+
+def _workload_preset(workload: dict[str, Any], role: str) -> list[str]:
+    """single-node template, DP worker, or the (unshipped) PP worker preset for one workload."""
+    if workload.get("worker") is None:
+        return [f"config-llm-{role}template"]
+    par = workload.get("parallelism") or {}
+    if (par.get("data") or 0) > 0 or (par.get("dataLocal") or 0) > 0:
+        return [f"config-llm-{role}worker-data-parallel"]
+    if (par.get("pipeline") or 0) > 0:
+        return [f"config-llm-{role}worker-pipeline-parallel"]
+    return []
+
+
+def _scan_template_actions(service: dict[str, Any], findings: Findings) -> None:
+    """The controller evaluates `{{` in every string of the service, user-written ones included."""
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, str):
+            if "{{" in node:
+                findings.add("LLMC003", path, "contains a template action; the controller evaluates it")
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+
+    walk(service.get("metadata", {}).get("labels") or {}, "metadata.labels")
+    walk(service.get("metadata", {}).get("annotations") or {}, "metadata.annotations")
+    walk(service.get("spec") or {}, "spec")
