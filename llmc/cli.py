@@ -53,7 +53,7 @@ def render(
     namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")] = "default",
     system_namespace: Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")] = "kserve",
     output: Annotated[Output, typer.Option("-o", "--output", help="Output format.")] = Output.yaml,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are findings.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
     owner_references: Annotated[bool, typer.Option("--owner-references", help="Add ownerReferences (uses metadata.uid when set).")] = False,
     api_versions: Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")] = None,
     kube_version: Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")] = None,
@@ -88,10 +88,11 @@ def render(
 
         console = _stderr()
         for finding in findings:
-            console.print(format_finding(finding), markup=False, style="yellow" if console.is_terminal else None)
+            style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+            console.print(format_finding(finding), markup=False, style=style, soft_wrap=True)
     sys.stdout.write(text)
     sys.stdout.flush()
-    if strict and findings:
+    if strict and any(f.severity == "warning" for f in findings):
         raise typer.Exit(1)
 
 

@@ -25,7 +25,7 @@ def format_error(err: LlmcError, sources: dict[str, str]) -> str:
 
 
 def format_finding(finding: Finding) -> str:
-    return f"warning: {finding}"
+    return str(finding)
 
 
 def emit_errors(errors: list[LlmcError], sources: dict[str, str], console) -> None:
