@@ -1,0 +1,187 @@
+"""Managed DRA (reference 02 §3.8, §5.3; 01 §3.9): the `serving.kserve.io/exp-dra-*`
+annotations, the claims injected into the merged spec's pod templates, and the
+ResourceClaimTemplate `<name>-managed-dra`.
+
+Only the service's own metadata annotations count; the presence of the device-class
+key switches the feature on. One request (`device`) serves every pod of the service.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import LlmcError, Location
+from ..names import child_name
+from .context import RenderContext
+
+DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
+DEVICE_COUNT = "serving.kserve.io/exp-dra-device-count"
+CEL_SELECTOR = "serving.kserve.io/exp-dra-cel-selector"
+CONTAINER_NAME = "serving.kserve.io/exp-dra-container-name"
+
+CLAIM = "managed-device"
+REQUEST = "device"
+SUFFIX = "-managed-dra"
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # Go's int on 64-bit platforms
+
+
+@dataclass(frozen=True)
+class DRAConfig:
+    """The parsed annotations; `container` None means the first container of each pod."""
+
+    device_class: str
+    count: int = 1
+    selectors: tuple[str, ...] = ()
+    container: str | None = None
+
+
+def parse_annotations(annotations: dict[str, str] | None) -> DRAConfig | None:
+    """The controller's reading of the annotations; None when managed DRA is off.
+
+    Values are trimmed; a blank count means 1; CEL selectors are one per non-blank line.
+    A count that is not an integer of at least 1 fails the reconcile with the controller's message.
+    """
+    annotations = annotations or {}
+    if DEVICE_CLASS not in annotations:
+        return None
+    container = (annotations.get(CONTAINER_NAME) or "").strip() or None
+    selectors = tuple(line.strip() for line in (annotations.get(CEL_SELECTOR) or "").split("\n") if line.strip())
+    return DRAConfig(annotations[DEVICE_CLASS].strip(), _count(annotations), selectors, container)
+
+
+def _count(annotations: dict[str, str]) -> int:
+    raw = annotations.get(DEVICE_COUNT)
+    if raw is None or not raw.strip():
+        return 1
+    text = raw.strip()
+    where = Location(path=f"metadata.annotations.{DEVICE_COUNT}")
+    hint = "set a whole number of devices, 1 or more"
+    if not _INT.fullmatch(text):
+        reason = f"strconv.Atoi: parsing {_go_quote(text)}: invalid syntax"
+    elif not _INT64_MIN <= int(text) <= _INT64_MAX:
+        reason = f"strconv.Atoi: parsing {_go_quote(text)}: value out of range"
+    elif int(text) < 1:
+        reason = "must be >= 1"
+    else:
+        return int(text)
+    raise LlmcError(f"invalid {DEVICE_COUNT} value {_go_quote(raw)}: {reason}", where, hint=hint)
+
+
+def _go_quote(text: str) -> str:
+    """Go's %q for the strings that matter here (JSON string syntax agrees for printable text)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def template_name(service_name: str) -> str:
+    return child_name(service_name, SUFFIX)
+
+
+def _pods(spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The non-nil pod templates the controller injects into, with their field paths."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for key in ("template", "worker"):
+        if spec.get(key) is not None:
+            out.append((f"spec.{key}", spec[key]))
+    prefill = spec.get("prefill")
+    if prefill is not None:
+        for key in ("template", "worker"):
+            if prefill.get(key) is not None:
+                out.append((f"spec.prefill.{key}", prefill[key]))
+    return out
+
+
+def _target(pod: dict[str, Any], config: DRAConfig) -> int | None:
+    """Index of the container that gets the claim: the named one, else the first; None when none fits."""
+    containers = pod.get("containers") or []
+    if not containers:
+        return None
+    if config.container is None:
+        return 0
+    for i, container in enumerate(containers):
+        if container.get("name") == config.container:
+            return i
+    return None
+
+
+def inject(spec: dict[str, Any], service_name: str, config: DRAConfig | None) -> None:
+    """Add the pod claim and the container claim to every pod template of the merged spec.
+
+    Entries already named `managed-device` are kept as they are (even if they point
+    elsewhere); other claims stay in front of the managed ones. Running it twice changes nothing.
+    """
+    if config is None:
+        return
+    rct = template_name(service_name)
+    for _, pod in _pods(spec):
+        claims = pod.setdefault("resourceClaims", [])
+        if not any(c.get("name") == CLAIM for c in claims):
+            claims.append({"name": CLAIM, "resourceClaimTemplateName": rct})
+        index = _target(pod, config)
+        if index is None:
+            continue
+        container = pod["containers"][index]
+        resources = container.get("resources")
+        if resources is None:
+            resources = container["resources"] = {}
+        container_claims = resources.setdefault("claims", [])
+        if not any(c.get("name") == CLAIM for c in container_claims):
+            container_claims.append({"name": CLAIM})
+
+
+def device_request(config: DRAConfig, api_version: str) -> dict[str, Any]:
+    """The one request `device`: `count` only above 1, one CEL selector per line.
+
+    resource.k8s.io/v1 and v1beta2 nest the fields under `exactly`; v1beta1 has them on the request.
+    """
+    fields: dict[str, Any] = {"deviceClassName": config.device_class}
+    if config.count > 1:
+        fields["count"] = config.count
+    if config.selectors:
+        fields["selectors"] = [{"cel": {"expression": expr}} for expr in config.selectors]
+    if api_version == "resource.k8s.io/v1beta1":
+        return {"name": REQUEST, **fields}
+    return {"name": REQUEST, "exactly": fields}
+
+
+def objects(ctx: RenderContext) -> list[dict[str, Any]]:
+    """ResourceClaimTemplate `<name>-managed-dra` (no labels, no annotations) and the DRA findings."""
+    config = parse_annotations(ctx.annotations)
+    if config is None:
+        return []
+    _findings(ctx, config)
+    api = ctx.options.dra_api
+    return [
+        {
+            "apiVersion": api,
+            "kind": "ResourceClaimTemplate",
+            "metadata": ctx.metadata(template_name(ctx.name)),
+            "spec": {"spec": {"devices": {"requests": [device_request(config, api)]}}},
+        }
+    ]
+
+
+def _findings(ctx: RenderContext, config: DRAConfig) -> None:
+    pods = _pods(ctx.spec)
+    if config.container is not None:
+        for path, pod in pods:
+            if _target(pod, config) is None:
+                ctx.findings.add(
+                    "LLMC106",
+                    f"{path}.containers",
+                    f"no container is named {config.container!r}: the pod gets the {CLAIM} claim "
+                    "but no container uses the devices",
+                )
+    decode = [p for p, _ in pods if not p.startswith("spec.prefill.")]
+    prefill = [p for p, _ in pods if p.startswith("spec.prefill.")]
+    if decode and prefill:
+        ctx.findings.add(
+            "LLMC104",
+            f"metadata.annotations.{DEVICE_CLASS}",
+            f"prefill and decode pods share the one managed request ({config.device_class} x{config.count}); "
+            "pools that need different devices need their own ResourceClaimTemplates in the pod specs",
+        )
