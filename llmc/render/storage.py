@@ -1,0 +1,552 @@
+"""Model artifacts on one pod spec: the controller's `attachModelArtifacts` for container `main`.
+
+Reference 02 §3.2 and §6 items 18-25; KServe `workload_storage.go` and `pkg/utils/storage.go`.
+The model URI is read as Go does (`url.Parse(...).String()`, `llmc.gourl`), then dispatched
+on its scheme: `pvc://` mounts the claim (C1), `hf://`/`s3://` add the storage-initializer
+(C2), `oci://` a modelcar (C3) or an image volume (C4, also `oci+native://`), and hf/s3 LoRA
+adapters turn the download into one multi-URI storage-initializer (C5). LoRA runs last.
+
+The controller reads cluster state here; llmc renders a *new* object in a namespace whose
+ServiceAccount is readable and carries no annotations and no `secrets:`:
+- no live Deployment/LWS, so the configured storage-initializer image is used and the
+  Hugging Face download defaults are added;
+- no credential env or volumes (S3/GCS/Azure/HF tokens come from Secrets listed on the
+  ServiceAccount, or named by the credentials' `storageSecretNameAnnotation`). Users who
+  need them add the env (`valueFrom.secretKeyRef`) to a `storage-initializer` entry in
+  `spec.template.initContainers`: the controller merges that entry into the container it builds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from typing import Any
+
+from ..errors import LlmcError, Location
+from ..gourl import URLError, normalize, quote
+from .context import RenderContext, Slot
+
+MAIN = "main"
+MODEL_PATH = "/mnt/models"
+MODEL_PARENT = "/mnt"  # GetParentDirectory(MODEL_PATH): where the modelcar volume is mounted
+INIT_NAME = "storage-initializer"
+PROVISION_VOLUME = "kserve-provision-location"
+PVC_VOLUME = "kserve-pvc-source"
+CA_BUNDLE_VOLUME = "cabundle-cert"
+DEFAULT_IMAGE = "kserve/storage-initializer:latest"
+MODELCAR, MODELCAR_INIT = "modelcar", "modelcar-init"
+
+HF, S3, PVC, OCI, OCI_NATIVE = "hf://", "s3://", "pvc://", "oci://", "oci+native://"
+
+LOCAL_MODEL_LABEL = "internal.serving.kserve.io/localmodel"
+LOCAL_MODEL_SOURCE = "internal.serving.kserve.io/localmodel-sourceuri"
+LOCAL_MODEL_PVC = "internal.serving.kserve.io/localmodel-pvc-name"
+
+HF_DEFAULT_ENV = (
+    ("HF_HUB_ENABLE_HF_TRANSFER", "1"),
+    ("HF_XET_HIGH_PERFORMANCE", "1"),
+    ("HF_XET_NUM_CONCURRENT_RANGE_GETS", "8"),
+)
+
+# Strategic-merge keys of corev1.Container lists (patchStrategy "merge"); other lists are replaced.
+_MERGE_KEYS = {"env": "name", "volumeMounts": "mountPath", "ports": "containerPort", "volumeDevices": "devicePath"}
+
+_URI_PATH = "spec.model.uri"
+
+
+def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
+    """attachModelArtifacts(containerName "main", modelPath "/mnt/models", attachLoRA = adapters exist)."""
+    spec = ctx.spec
+    uri = go_uri((spec.get("model") or {}).get("uri"), _URI_PATH)
+    scheme, sep, _ = uri.partition("://")
+    if not sep:
+        raise LlmcError(f"invalid model URI: {uri}", Location(path=_URI_PATH), hint="a model URI looks like hf://org/model")
+    if storage_initializer_disabled(spec):
+        return
+    if LOCAL_MODEL_LABEL in ctx.labels:
+        uri = _local_cache_uri(ctx, uri)
+        scheme = "pvc"
+
+    settings = ctx.settings.storage_initializer
+    pairs = [(a["uri"], a["mountPath"]) for a in ctx.lora_adapters if a["scheme"] in (HF, S3)]
+    prefix = scheme + "://"
+    if prefix == PVC:
+        claim, sub_path = parse_pvc_uri(uri)
+        add_model_mount(pod, MAIN, PVC_VOLUME, MODEL_PATH, read_only=True, sub_path=sub_path, claim=claim)
+        _multi_download_or_strip(ctx, pod, pairs)
+    elif prefix == OCI_NATIVE:
+        _attach_oci_native(pod, OCI + uri[len(OCI_NATIVE):], slot)
+        if pairs:
+            _attach_multi_download(ctx, pod, pairs)
+    elif prefix == OCI:
+        mode = oci_model_mode(settings)
+        if not mode:
+            raise LlmcError(
+                "OCI modelcars is not enabled",
+                Location(path=_URI_PATH),
+                hint="set storageInitializer.enableModelcar (or ociModelMode) in the inferenceservice-config given to --kserve-config",
+            )
+        if mode == "native":
+            _attach_oci_native(pod, uri, slot)
+        else:
+            _attach_modelcar(pod, uri, settings, slot)
+        _multi_download_or_strip(ctx, pod, pairs)
+    elif prefix in (HF, S3):
+        if pairs:
+            _attach_multi_download(ctx, pod, [(uri, MODEL_PATH), *pairs])
+        else:
+            _attach_single_download(ctx, pod, uri, hf=prefix == HF)
+    else:
+        raise LlmcError(
+            f"unsupported schema in model URI: {uri}",
+            Location(path=_URI_PATH),
+            hint="LLMInferenceService models support hf://, s3://, pvc://, oci:// and oci+native://",
+        )
+
+    if ctx.lora_adapters:
+        from . import lora
+
+        lora.apply(ctx, pod, slot)
+
+
+def storage_initializer_disabled(spec: dict[str, Any]) -> bool:
+    """`spec.storageInitializer.enabled` explicitly false (nil and true both mean enabled)."""
+    return (spec.get("storageInitializer") or {}).get("enabled") is False
+
+
+def go_uri(value: Any, path: str) -> str:
+    """A URI field as the controller sees it: Go's `url.Parse(value).String()`."""
+    try:
+        return normalize("" if value is None else str(value))
+    except URLError as exc:
+        raise LlmcError(str(exc), Location(path=path), hint="the URI is read with Go's net/url.Parse") from None
+
+
+def oci_model_mode(settings: dict[str, Any]) -> str:
+    """ResolveOciModelMode: `ociModelMode`, else "modelcar" when modelcars/OCI support are enabled, else ""."""
+    mode = settings.get("ociModelMode") or ""
+    if mode:
+        return str(mode)
+    if settings.get("enableModelcar") or settings.get("enableOciModelSupport"):
+        return "modelcar"
+    return ""
+
+
+def parse_pvc_uri(uri: str) -> tuple[str, str]:
+    """ParsePvcURI: `pvc://<claim>[/<path>]` -> (claim, path); the prefix is trimmed, not checked."""
+    rest = uri[len(PVC):] if uri.startswith(PVC) else uri
+    claim, _, sub_path = rest.partition("/")
+    return claim, sub_path
+
+
+def common_parent_path(paths: list[str]) -> str:
+    """FindCommonParentPath: one path is its own parent; no shared component gives "/"."""
+    if not paths:
+        return ""
+    if len(paths) == 1:
+        return paths[0]
+    parts = [p.strip("/").split("/") for p in paths if p.strip("/")]
+    common: list[str] = []
+    for level in zip(*parts):
+        if len(set(level)) != 1:
+            break
+        common.append(level[0])
+    return "/" + "/".join(common)
+
+
+def find_container(containers: list[dict[str, Any]] | None, name: str) -> dict[str, Any] | None:
+    """The first container with that name (GetContainerWithName / GetInitContainerWithName)."""
+    for container in containers or []:
+        if container.get("name") == name:
+            return container
+    return None
+
+
+def add_model_mount(
+    pod: dict[str, Any],
+    container_name: str,
+    volume: str,
+    mount_path: str,
+    *,
+    read_only: bool,
+    sub_path: str = "",
+    claim: str = "",
+) -> None:
+    """AddModelMount: mount `volume` on the named container (init containers are searched when the
+    regular one is absent or already has it, and always mount read-write), then add the pod
+    volume (a PVC when `claim` is set, else an emptyDir) if the mount was added and it is missing."""
+    added = False
+    target = find_container(pod.get("containers"), container_name)
+    if target is not None:
+        added = _add_mount(target, volume, mount_path, read_only, sub_path)
+    if not added:
+        target = find_container(pod.get("initContainers"), container_name)
+        if target is not None:
+            added = _add_mount(target, volume, mount_path, False, sub_path)
+    if added and not any(v.get("name") == volume for v in pod.get("volumes") or []):
+        source: dict[str, Any] = {"persistentVolumeClaim": {"claimName": claim}} if claim else {"emptyDir": {}}
+        pod.setdefault("volumes", []).append({"name": volume, **source})
+
+
+def add_env_if_absent(container: dict[str, Any], name: str, value: str) -> None:
+    """AddEnvVars for one variable: appended only when no entry of that name exists."""
+    env = container.setdefault("env", [])
+    if not any(e.get("name") == name for e in env):
+        env.append(_env(name, value))
+
+
+def merge_container(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
+    """MergeContainerWithPatch: strategic merge of `overlay` onto `base` (corev1.Container rules:
+    env by name, volumeMounts by mountPath, ports by containerPort, volumeDevices by devicePath,
+    other lists replaced, objects merged), then env entries left with both value and valueFrom
+    keep only the kind the overlay set. Nulls in the overlay are dropped, as Go's omitempty would."""
+    patch = _drop_nulls(overlay)
+    merged = _merge_object(_copy(base), patch, _MERGE_KEYS)
+    overlay_env = {e.get("name"): e for e in patch.get("env") or []}
+    for entry in merged.get("env") or []:
+        if entry.get("value", "") == "" or entry.get("valueFrom") is None or entry.get("name") not in overlay_env:
+            continue
+        wanted = overlay_env[entry["name"]]
+        if wanted.get("valueFrom") is not None:
+            entry.pop("value")
+        elif wanted.get("value", "") != "":
+            entry.pop("valueFrom")
+    if not merged.get("name"):
+        merged["name"] = base.get("name")
+    return merged
+
+
+# -- schemes ---------------------------------------------------------------------------------
+
+
+def _local_cache_uri(ctx: RenderContext, uri: str) -> str:
+    """The local model cache PVC path that replaces the URI (GetStorageKey = 16 hex of sha256)."""
+    annotations = ctx.annotations
+    for key in (LOCAL_MODEL_SOURCE, LOCAL_MODEL_PVC):
+        if key not in annotations:
+            raise LlmcError(
+                f"LLMInferenceService {ctx.namespace}/{ctx.name}: annotation {key} not found",
+                Location(path="metadata.annotations"),
+                hint=f"the label {LOCAL_MODEL_LABEL} needs both local model cache annotations",
+            )
+    source = annotations[LOCAL_MODEL_SOURCE]
+    sub_path = uri[len(source):] if uri.startswith(source) else uri
+    if not sub_path.startswith("/"):
+        sub_path = "/" + sub_path
+    key = hashlib.sha256(source.encode()).hexdigest()[:16]
+    return f"pvc://{annotations[LOCAL_MODEL_PVC]}/models/{key}{sub_path}"
+
+
+def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], slot: Slot) -> None:
+    """ConfigureModelcarToContainer (index 0): shared emptyDir at /mnt, a `modelcar` sidecar
+    symlinking its /models, a `modelcar-init` prefetch check, shared process namespace."""
+    main = _require_main(pod, slot)
+    _add_or_replace_env(main, "MODEL_INIT_MODE", "async")
+    if not any(v.get("name") == PROVISION_VOLUME for v in pod.get("volumes") or []):
+        pod.setdefault("volumes", []).append({"name": PROVISION_VOLUME, "emptyDir": {}})
+    _add_mount(main, PROVISION_VOLUME, MODEL_PARENT, False, "")
+    uid = settings.get("uidModelcar")
+    if uid is not None:
+        main.setdefault("securityContext", {})["runAsUser"] = uid
+    if find_container(pod.get("containers"), MODELCAR) is None:
+        image = uri[len(OCI):] if uri.startswith(OCI) else uri
+        cpu = settings.get("cpuModelcar") or "10m"
+        memory = settings.get("memoryModelcar") or "15Mi"
+        resources = _resources(cpu, memory, cpu, memory)
+        sidecar: dict[str, Any] = {
+            "name": MODELCAR,
+            "image": image,
+            "args": ["sh", "-c", f"ln -sf /proc/$$$$/root/models {MODEL_PATH} && sleep infinity"],
+            "resources": resources,
+            "volumeMounts": [{"name": PROVISION_VOLUME, "mountPath": MODEL_PARENT}],
+            "terminationMessagePolicy": "FallbackToLogsOnError",
+        }
+        if uid is not None:
+            sidecar["securityContext"] = {"runAsUser": uid}
+        pod.setdefault("containers", []).append(sidecar)
+        check = (
+            f"echo 'Pre-fetching modelcar {image}: ' && [ -d /models ] && [ \"$$(ls -A /models)\" ] && "
+            "echo 'OK ... Prefetched and valid (/models exists)' || "
+            "(echo 'NOK ... Prefetched but modelcar is invalid (/models does not exist or is empty)' && exit 1)"
+        )
+        pod.setdefault("initContainers", []).append(
+            {
+                "name": MODELCAR_INIT,
+                "image": image,
+                "args": ["sh", "-c", check],
+                "resources": _resources(cpu, memory, cpu, memory),
+                "terminationMessagePolicy": "FallbackToLogsOnError",
+            }
+        )
+    pod["shareProcessNamespace"] = True
+
+
+def _attach_oci_native(pod: dict[str, Any], uri: str, slot: Slot) -> None:
+    """ConfigureOciNativeToContainer: an image volume named after the model path, mounted with subPath models."""
+    main = _require_main(pod, slot)
+    volume = MODEL_PATH.strip("/").replace("/", "-")
+    for mount in main.get("volumeMounts") or []:
+        if mount.get("mountPath") == MODEL_PATH and mount.get("name") != volume:
+            raise LlmcError(
+                f"mountPath {quote(MODEL_PATH)} already used by volume {quote(str(mount.get('name')))}",
+                Location(path=f"spec.{slot.key}.containers"),
+                hint="the OCI image volume is mounted at /mnt/models on container main",
+            )
+    if not any(v.get("name") == volume for v in pod.get("volumes") or []):
+        reference = uri[len(OCI):] if uri.startswith(OCI) else uri
+        pod.setdefault("volumes", []).append(
+            {"name": volume, "image": {"reference": reference, "pullPolicy": "IfNotPresent"}}
+        )
+    if not any(m.get("name") == volume for m in main.get("volumeMounts") or []):
+        main.setdefault("volumeMounts", []).append(
+            {"name": volume, "readOnly": True, "mountPath": MODEL_PATH, "subPath": "models"}
+        )
+
+
+def _attach_single_download(ctx: RenderContext, pod: dict[str, Any], uri: str, *, hf: bool) -> None:
+    """attachHfModelArtifact / attachS3ModelArtifact: one storage-initializer for the model."""
+    confidential = (ctx.spec.get("model") or {}).get("confidential") or {}
+    container = _storage_initializer([uri, MODEL_PATH], ctx.settings.storage_initializer)
+    if confidential.get("enabled"):
+        _add_or_replace_env(container, "CONFIDENTIAL_ENABLED", "true")
+        if confidential.get("resourceId"):
+            _add_or_replace_env(container, "CONFIDENTIAL_RESOURCE_ID", str(confidential["resourceId"]))
+    init = _install(pod, container)
+    add_model_mount(pod, INIT_NAME, PROVISION_VOLUME, MODEL_PATH, read_only=False)
+    add_model_mount(pod, MAIN, PROVISION_VOLUME, MODEL_PATH, read_only=True)
+    if hf:
+        for name, value in HF_DEFAULT_ENV:
+            add_env_if_absent(init, name, value)
+    else:
+        _inject_ca_bundle(ctx, pod, init)
+
+
+def _multi_download_or_strip(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]]) -> None:
+    """pvc/oci bases: hf/s3 adapters still need a storage-initializer, else a user one is dropped."""
+    if pairs:
+        _attach_multi_download(ctx, pod, pairs)
+    else:
+        _extract_storage_initializer(pod)
+
+
+def _attach_multi_download(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]]) -> None:
+    """attachMultiStorageDownloads: args uri1 path1 uri2 path2 ..., the volume at the common parent."""
+    parent = common_parent_path([p for _, p in pairs]) or "/"
+    args = [item for pair in pairs for item in pair]
+    init = _install(pod, _storage_initializer(args, ctx.settings.storage_initializer))
+    add_model_mount(pod, INIT_NAME, PROVISION_VOLUME, parent, read_only=False)
+    add_model_mount(pod, MAIN, PROVISION_VOLUME, parent, read_only=True)
+    if any(uri.startswith(HF) for uri, _ in pairs):
+        for name, value in HF_DEFAULT_ENV:
+            add_env_if_absent(init, name, value)
+    _inject_ca_bundle(ctx, pod, init)
+
+
+# -- storage-initializer ---------------------------------------------------------------------
+
+
+def _storage_initializer(args: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+    """CreateInitContainerWithConfig from the inferenceservice-config storageInitializer JSON."""
+    return {
+        "name": INIT_NAME,
+        "image": settings.get("image") or DEFAULT_IMAGE,
+        "args": list(args),
+        "resources": _resources(
+            settings.get("cpuRequest"), settings.get("memoryRequest"), settings.get("cpuLimit"), settings.get("memoryLimit")
+        ),
+        "terminationMessagePolicy": "FallbackToLogsOnError",
+    }
+
+
+def _install(pod: dict[str, Any], container: dict[str, Any]) -> dict[str, Any]:
+    """Merge a user-written storage-initializer onto the built one (name/args/command stay the
+    controller's) and append the result as the last init container."""
+    user = _extract_storage_initializer(pod)
+    if user is not None:
+        merged = merge_container(container, user)
+        merged["name"] = container["name"]
+        merged["args"] = container["args"]
+        merged.pop("command", None)
+        container = merged
+    pod.setdefault("initContainers", []).append(container)
+    return container
+
+
+def _extract_storage_initializer(pod: dict[str, Any]) -> dict[str, Any] | None:
+    """Remove every init container named storage-initializer; return the last one removed."""
+    found: dict[str, Any] | None = None
+    kept = []
+    for container in pod.get("initContainers") or []:
+        if container.get("name") == INIT_NAME:
+            found = container
+        else:
+            kept.append(container)
+    if found is not None:
+        pod["initContainers"] = kept
+    return found
+
+
+def _inject_ca_bundle(ctx: RenderContext, pod: dict[str, Any], init: dict[str, Any]) -> None:
+    """injectCaBundle: when a CA bundle ConfigMap is configured (or named by AWS_CA_BUNDLE_CONFIGMAP)."""
+    settings = ctx.settings.storage_initializer
+    configured = str(settings.get("caBundleConfigMapName") or "")
+    env = init.get("env") or []
+    if not configured and not any(e.get("name") == "AWS_CA_BUNDLE_CONFIGMAP" for e in env):
+        return
+    name = configured if ctx.namespace == ctx.settings.system_namespace else "global-ca-bundle"
+    mount_path = str(settings.get("caBundleVolumeMountPath") or "") or "/etc/ssl/custom-certs"
+    has_name = has_mount_point = False
+    for entry in env:
+        key = entry.get("name")
+        if key == "AWS_CA_BUNDLE_CONFIGMAP":
+            name = entry.get("value") or ""
+        elif key == "AWS_CA_BUNDLE":
+            mount_path = _go_dir(entry.get("value") or "")
+        elif key == "CA_BUNDLE_CONFIGMAP_NAME":
+            has_name = True
+        elif key == "CA_BUNDLE_VOLUME_MOUNT_POINT":
+            has_mount_point = True
+    if not has_name:
+        init.setdefault("env", []).append(_env("CA_BUNDLE_CONFIGMAP_NAME", name))
+    if not has_mount_point:
+        init.setdefault("env", []).append(_env("CA_BUNDLE_VOLUME_MOUNT_POINT", mount_path))
+    pod.setdefault("volumes", []).append({"name": CA_BUNDLE_VOLUME, "configMap": {"name": name}})
+    init.setdefault("volumeMounts", []).append({"name": CA_BUNDLE_VOLUME, "readOnly": True, "mountPath": mount_path})
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _require_main(pod: dict[str, Any], slot: Slot) -> dict[str, Any]:
+    main = find_container(pod.get("containers"), MAIN)
+    if main is None:
+        raise LlmcError(
+            f"no container found with name {MAIN}",
+            Location(path=f"spec.{slot.key}.containers"),
+            hint="the model is attached to the container named main",
+        )
+    return main
+
+
+def _add_mount(container: dict[str, Any], volume: str, mount_path: str, read_only: bool, sub_path: str) -> bool:
+    """addVolumeMountToContainer: skipped when the container already mounts a volume of that name."""
+    mounts = container.setdefault("volumeMounts", [])
+    if any(m.get("name") == volume for m in mounts):
+        return False
+    mount: dict[str, Any] = {"name": volume}
+    if read_only:
+        mount["readOnly"] = True
+    mount["mountPath"] = mount_path
+    if sub_path:
+        mount["subPath"] = sub_path
+    mounts.append(mount)
+    return True
+
+
+def _add_or_replace_env(container: dict[str, Any], name: str, value: str) -> None:
+    """AddOrReplaceEnv: sets the value of the first entry of that name (a valueFrom stays), else appends."""
+    env = container.setdefault("env", [])
+    for entry in env:
+        if entry.get("name") == name:
+            entry["value"] = value
+            return
+    env.append(_env(name, value))
+
+
+def _env(name: str, value: str) -> dict[str, Any]:
+    return {"name": name, "value": value} if value else {"name": name}
+
+
+def _resources(cpu_request: Any, memory_request: Any, cpu_limit: Any, memory_limit: Any) -> dict[str, Any]:
+    return {
+        "limits": {"cpu": _quantity(cpu_limit, "cpu"), "memory": _quantity(memory_limit, "memory")},
+        "requests": {"cpu": _quantity(cpu_request, "cpu"), "memory": _quantity(memory_request, "memory")},
+    }
+
+
+def _quantity(value: Any, what: str) -> str:
+    """resource.MustParse(value) as it marshals; a bad value would make the controller panic."""
+    from ..quantity import canonical_quantity
+
+    try:
+        return canonical_quantity(str(value if value is not None else ""))
+    except (ValueError, LlmcError):
+        raise LlmcError(
+            f"storageInitializer {what} quantity {quote(str(value if value is not None else ''))} is not a valid quantity",
+            Location(path="storageInitializer"),
+            hint="fix the storageInitializer JSON of the inferenceservice-config given to --kserve-config",
+            exit_code=2,
+        ) from None
+
+
+def _go_dir(path: str) -> str:
+    """Go's filepath.Dir on Linux: everything before the last slash, cleaned ("." when none)."""
+    head = path[: path.rfind("/") + 1]
+    cleaned = posixpath.normpath(head) if head else "."
+    return cleaned[1:] if cleaned.startswith("//") else cleaned
+
+
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _merge_object(base: dict[str, Any], patch: dict[str, Any], merge_keys: dict[str, str]) -> dict[str, Any]:
+    for key, value in patch.items():
+        current = base.get(key)
+        if key in merge_keys and isinstance(current, list) and isinstance(value, list):
+            base[key] = _merge_list(current, value, merge_keys[key])
+        elif isinstance(current, dict) and isinstance(value, dict):
+            base[key] = _merge_object(current, value, {})
+        else:
+            base[key] = _copy(value)
+    return base
+
+
+def _merge_list(original: list[Any], patch: list[Any], key: str) -> list[Any]:
+    """Strategic merge of a list of objects by `key`, in apimachinery's element order: patch
+    items keep their patch order, items only in the original keep theirs, and an original-only
+    item is placed before a patch item only when it came first in the original."""
+    if not original and not patch:
+        return original
+    merged = [_copy(item) for item in original]
+    for item in patch:
+        for i, existing in enumerate(merged):
+            if existing.get(key) == item.get(key):
+                merged[i] = _merge_object(existing, item, {})
+                break
+        else:
+            merged.append(_copy(item))
+    patch_keys = [item.get(key) for item in patch]
+    original_keys = [item.get(key) for item in original]
+    from_patch = sorted((m for m in merged if m.get(key) in patch_keys), key=lambda m: patch_keys.index(m.get(key)))
+    server_only = [m for m in merged if m.get(key) not in patch_keys]
+    out: list[Any] = []
+    i = j = 0
+    while i < len(server_only) or j < len(from_patch):
+        if j >= len(from_patch):
+            out.append(server_only[i])
+            i += 1
+        elif i >= len(server_only):
+            out.append(from_patch[j])
+            j += 1
+        else:
+            left, right = server_only[i].get(key), from_patch[j].get(key)
+            if left in original_keys and right in original_keys and original_keys.index(left) < original_keys.index(right):
+                out.append(server_only[i])
+                i += 1
+            else:
+                out.append(from_patch[j])
+                j += 1
+    return out
