@@ -132,7 +132,8 @@ def _lws(
     pod_annotations = {**top_annotations, **own_annotations}
     template: dict[str, Any] = {}
     if leader_pod is not None:
-        template["leaderTemplate"] = _template({**leader_labels, **top_labels, **own_labels}, pod_annotations, leader_pod)
+        leader_labels = {**leader_labels, **top_labels, **own_labels}
+        template["leaderTemplate"] = _template(leader_labels, pod_annotations, leader_pod)
     template["workerTemplate"] = _template(worker_labels, pod_annotations, worker_pod)
     size = lws_size(workload.get("parallelism"))
     if size is not None:

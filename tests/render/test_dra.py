@@ -20,7 +20,9 @@ CEL = "serving.kserve.io/exp-dra-cel-selector"
 CONTAINER = "serving.kserve.io/exp-dra-container-name"
 
 
-def make_ctx(spec: dict[str, Any], annotations: dict[str, str], *, name: str = "svc", dra_api: str | None = None) -> RenderContext:
+def make_ctx(
+    spec: dict[str, Any], annotations: dict[str, str], *, name: str = "svc", dra_api: str | None = None
+) -> RenderContext:
     service = {"metadata": {"name": name, "namespace": "default", "annotations": annotations}, "spec": spec}
     options = RenderOptions(dra_api=dra_api) if dra_api else RenderOptions()
     return RenderContext(service, spec, Settings(), options, Findings(f"default/{name}"))
@@ -169,7 +171,12 @@ def test_inject_keeps_hand_written_claims_in_front() -> None:
 
 def test_inject_keeps_an_existing_managed_device_entry() -> None:
     # 02 §3.8: an entry named managed-device is left untouched even if it points elsewhere
-    spec = {"template": {"resourceClaims": [{"name": "managed-device", "resourceClaimName": "shared"}], "containers": [{"name": "main"}]}}
+    spec = {
+        "template": {
+            "resourceClaims": [{"name": "managed-device", "resourceClaimName": "shared"}],
+            "containers": [{"name": "main"}],
+        }
+    }
     dra.inject(spec, "svc", dra.parse_annotations({CLASS: "gpu"}))
     assert spec["template"]["resourceClaims"] == [{"name": "managed-device", "resourceClaimName": "shared"}]
 
@@ -200,7 +207,9 @@ def test_template_of_the_reference_sample() -> None:
             "apiVersion": "resource.k8s.io/v1",
             "kind": "ResourceClaimTemplate",
             "metadata": {"name": "qwen2-7b-instruct-dra-minimal-managed-dra", "namespace": "default"},
-            "spec": {"spec": {"devices": {"requests": [{"name": "device", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}},
+            "spec": {
+                "spec": {"devices": {"requests": [{"name": "device", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}
+            },
         }
     ]
     assert ctx.findings.items == []
@@ -211,7 +220,8 @@ def test_template_with_count_and_selectors() -> None:
     annotations = {
         CLASS: "mig-3g.40gb",
         COUNT: "2",
-        CEL: "device.attributes['gpu.nvidia.com']['type'] == 'mig'\ndevice.attributes['gpu.nvidia.com']['profile'] == '3g.40gb'",
+        CEL: "device.attributes['gpu.nvidia.com']['type'] == 'mig'\n"
+        "device.attributes['gpu.nvidia.com']['profile'] == '3g.40gb'",
     }
     (rct,) = dra.objects(make_ctx({"template": containers("main")}, annotations))
     assert rct["spec"]["spec"]["devices"]["requests"] == [
@@ -234,12 +244,14 @@ def test_template_v1beta2_nests_under_exactly() -> None:
     ctx = make_ctx({"template": containers("main")}, {CLASS: "gpu", COUNT: "4"}, dra_api="resource.k8s.io/v1beta2")
     (rct,) = dra.objects(ctx)
     assert rct["apiVersion"] == "resource.k8s.io/v1beta2"
-    assert rct["spec"]["spec"]["devices"]["requests"] == [{"name": "device", "exactly": {"deviceClassName": "gpu", "count": 4}}]
+    requests = rct["spec"]["spec"]["devices"]["requests"]
+    assert requests == [{"name": "device", "exactly": {"deviceClassName": "gpu", "count": 4}}]
 
 
 def test_template_v1beta1_has_fields_on_the_request() -> None:
     # resource.k8s.io/v1beta1 DeviceRequest: deviceClassName/count/selectors directly on the request
-    ctx = make_ctx({"template": containers("main")}, {CLASS: "gpu", COUNT: "4", CEL: "true"}, dra_api="resource.k8s.io/v1beta1")
+    annotations = {CLASS: "gpu", COUNT: "4", CEL: "true"}
+    ctx = make_ctx({"template": containers("main")}, annotations, dra_api="resource.k8s.io/v1beta1")
     (rct,) = dra.objects(ctx)
     assert rct["apiVersion"] == "resource.k8s.io/v1beta1"
     assert rct["spec"]["spec"]["devices"]["requests"] == [

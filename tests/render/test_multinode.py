@@ -91,7 +91,8 @@ def test_basic_multi_node() -> None:
     assert lws["spec"]["startupPolicy"] == "LeaderCreated"
     assert lws["spec"]["rolloutStrategy"] == {"type": "RollingUpdate"}
     # no prefill worker: no prefill LWS (the prefill template is a Deployment)
-    assert ("LeaderWorkerSet", "test-llm-multinode-kserve-mn-prefill") not in by_kind(multinode.objects(make_ctx(spec), prepare_pod))
+    kinds = by_kind(multinode.objects(make_ctx(spec, name="test-llm-multinode"), prepare_pod))
+    assert ("LeaderWorkerSet", "test-llm-multinode-kserve-mn-prefill") not in kinds
 
 
 def test_prefill_sizes_and_sub_group_policy() -> None:
@@ -198,7 +199,11 @@ def test_spec_labels_and_annotations() -> None:
 
 
 def test_only_model_routing_annotation_leaves_no_annotations() -> None:
-    spec = {"annotations": {"serving.kserve.io/model-based-routing-enabled": "true"}, "template": main_pod(), "worker": main_pod()}
+    spec = {
+        "annotations": {"serving.kserve.io/model-based-routing-enabled": "true"},
+        "template": main_pod(),
+        "worker": main_pod(),
+    }
     lws = lws_of(multinode.objects(make_ctx(spec), prepare_pod), "svc-kserve-mn")
     assert "annotations" not in lws["spec"]["leaderWorkerTemplate"]["workerTemplate"]["metadata"]
 
@@ -348,7 +353,8 @@ def test_inference_pool_env_on_main_leader_only() -> None:
 
 
 def test_inference_pool_env_uses_pool_ref() -> None:
-    spec = {"router": {"scheduler": {"pool": {"ref": {"name": "shared-pool"}}}}, "template": decode_pod(), "worker": decode_pod()}
+    router = {"scheduler": {"pool": {"ref": {"name": "shared-pool"}}}}
+    spec = {"router": router, "template": decode_pod(), "worker": decode_pod()}
     template = lws_of(multinode.objects(make_ctx(spec), prepare_pod), "svc-kserve-mn")["spec"]["leaderWorkerTemplate"]
     for key in ("leaderTemplate", "workerTemplate"):
         assert template[key]["spec"]["initContainers"][0]["env"][-1] == {"name": "INFERENCE_POOL_NAME", "value": "shared-pool"}
@@ -356,7 +362,8 @@ def test_inference_pool_env_uses_pool_ref() -> None:
 
 def test_no_inference_pool_env_without_router() -> None:
     spec = {"template": decode_pod(), "worker": main_pod()}
-    leader = lws_of(multinode.objects(make_ctx(spec), prepare_pod), "svc-kserve-mn")["spec"]["leaderWorkerTemplate"]["leaderTemplate"]
+    lws = lws_of(multinode.objects(make_ctx(spec), prepare_pod), "svc-kserve-mn")
+    leader = lws["spec"]["leaderWorkerTemplate"]["leaderTemplate"]
     assert leader["spec"]["initContainers"][0]["env"] == [{"name": "A", "value": "1"}]
 
 
@@ -377,7 +384,10 @@ def test_missing_lws_api_is_a_finding_but_still_rendered() -> None:
     ctx = make_ctx(spec, capabilities=Capabilities(api_versions=frozenset({"apps/v1"})))
     objs = multinode.objects(ctx, prepare_pod)
     assert ("LeaderWorkerSet", "svc-kserve-mn") in by_kind(objs)
-    assert [(f.code, f.path) for f in ctx.findings.items] == [("LLMC203", "spec.worker"), ("LLMC203", "spec.prefill.worker")]
+    assert [(f.code, f.path) for f in ctx.findings.items] == [
+        ("LLMC203", "spec.worker"),
+        ("LLMC203", "spec.prefill.worker"),
+    ]
 
 
 def test_lws_api_present_is_quiet() -> None:

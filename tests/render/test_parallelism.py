@@ -189,7 +189,10 @@ def test_grace_period_from_a_baseref_is_invisible() -> None:
 
 def test_preset_grace_period_of_60_agrees_with_the_default() -> None:
     # the shipped presets set terminationGracePeriodSeconds: 60, which is shutdownTimeout's default
-    merged = {"template": {"terminationGracePeriodSeconds": 60}, "prefill": {"template": {"terminationGracePeriodSeconds": 60}}}
+    merged = {
+        "template": {"terminationGracePeriodSeconds": 60},
+        "prefill": {"template": {"terminationGracePeriodSeconds": 60}},
+    }
     assert parallelism.baseref_invisible_fields({}, merged) == []
 
 
