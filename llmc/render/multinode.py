@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import meta
-from .context import RenderContext, Slot
+from .context import PART_OF, RenderContext, Slot
 from .parallelism import is_data_parallel, lws_size
 from .workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_rules
 
@@ -38,7 +38,7 @@ def _service_account(managed: str, workload: dict[str, Any] | None) -> tuple[str
 
 def _sa_labels(ctx: RenderContext) -> dict[str, str]:
     """Multi-node SA/Role/RoleBinding carry name and part-of only (no component)."""
-    return {meta.NAME: ctx.name, meta.PART_OF_KEY: meta.PART_OF}
+    return {meta.NAME: ctx.name, meta.PART_OF_KEY: PART_OF}
 
 
 def _sa_object(ctx: RenderContext, name: str) -> dict[str, Any]:
