@@ -131,6 +131,59 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
     return Request(inputs, preset_docs, settings, options, namespace, set_name)
 
 
+class DiffOutput(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def diff(
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Manifest sets: file, folder or - (stdin).")] = None,
+    render_input: Annotated[Optional[list[str]], typer.Option("--render", help="A side rendered by llmc from these service files. Repeatable.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Field path to skip, e.g. metadata.labels. Repeatable.")] = None,
+    output: Annotated[DiffOutput, typer.Option("-o", "--output")] = DiffOutput.text,
+    namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for namespaced objects without one.")] = "default",
+    presets: Annotated[Optional[list[str]], typer.Option("--presets", help="With --render: preset folder or file.")] = None,
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help="With --render: built-in preset set.")] = None,
+    kserve_config: Annotated[Optional[str], typer.Option("--kserve-config", help="With --render: KServe ConfigMap.")] = None,
+) -> None:
+    """Compare two manifest sets by meaning. Exit 0 when equal, 1 when different, 2 on error."""
+    import json as _json
+
+    from .diff import diff_sets, format_report
+    from .errors import ErrorList, LlmcError
+    from .inputs import read_documents
+
+    sources: dict[str, str] = {}
+    sides: list[tuple[str, list[dict]]] = []
+    try:
+        for path in paths or []:
+            sides.append((path, [d.obj for d in read_documents([path], sources)]))
+        if render_input:
+            from .pipeline import compile_request
+
+            request = _request(render_input, presets, preset_set, kserve_config, namespace, "kserve",
+                               False, None, None, "resource.k8s.io/v1", sources)
+            rendered = [o for out in compile_request(request) for o in out.objects]
+            sides.append(("llmc render", rendered))
+        if len(sides) != 2:
+            raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)
+    except ErrorList as errs:
+        for e in errs.errors:
+            e.exit_code = 2
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        err.exit_code = 2
+        _fail([err], sources)
+    (left_label, left), (right_label, right) = sides
+    report = diff_sets(left, right, tuple(ignore or ()), namespace)
+    if output is DiffOutput.json:
+        sys.stdout.write(_json.dumps(report.as_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(format_report(report, left_label, right_label))
+    raise typer.Exit(0 if report.same else 1)
+
+
 @presets_app.command("list")
 def presets_list() -> None:
     """List the built-in preset sets and their configs."""
