@@ -47,6 +47,9 @@ class Resolved:
     lora_adapters: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     scheduler_configmap: str | None = None
+    # merge layers, lowest precedence first: ("Preset:kserve/kserve-config-llm-template", projected spec), ...,
+    # ("Service", own spec); for provenance in `llmc explain`
+    layers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -126,7 +129,11 @@ class Resolver:
             )
         _scan_template_actions(service, findings)
         self._validate_merged(stored, merged, applied, locate)
-        return Resolved(stored, own, merged, applied, findings, adapters, scheduler_configmap=scheduler_cm)
+        layer_specs = [(f"{a['source']}:{a['namespace']}/{a['name']}", c.spec) for a, c in zip(applied, layers)]
+        layer_specs.append(("Service", own))
+        return Resolved(
+            stored, own, merged, applied, findings, adapters, scheduler_configmap=scheduler_cm, layers=layer_specs
+        )
 
     # -- steps -------------------------------------------------------------------------------
 
