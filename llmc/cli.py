@@ -242,3 +242,10 @@ def main() -> None:
             raise
         sys.stderr.write(f"llmc: internal error: {type(exc).__name__}: {exc}\n(set LLMC_DEBUG=1 for details; please report it)\n")
         sys.exit(3)
+
+
+try:  # registers explain, krm, schema, ... on `app`; absent until that module lands
+    from . import gitops_cli  # noqa: E402,F401
+except ModuleNotFoundError as _exc:  # pragma: no cover
+    if _exc.name != "llmc.gitops_cli":
+        raise
