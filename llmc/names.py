@@ -21,13 +21,12 @@ def child_name(parent: str, suffix: str) -> str:
         return parent + suffix
     if len(s) < _HEAD:
         digest = hashlib.md5(p).hexdigest().encode()
-        out = p[: _HEAD - len(s)] + digest + s
-    else:
-        digest = hashlib.md5(p + s).hexdigest().encode()
-        head = p[:_HEAD] if len(p) > _HEAD else p
-        out = head + digest
-        if len(out) < _LIMIT:
-            out += s[: _LIMIT - len(out)]
-        text = out.decode("utf-8", errors="replace")
-        return text.rstrip("".join(c for c in set(text) if not c.isalnum()))
+        return (p[: _HEAD - len(s)] + digest + s).decode("utf-8", errors="replace")
+    digest = hashlib.md5(p + s).hexdigest().encode()
+    out = p[:_HEAD] + digest
+    if len(out) < _LIMIT:
+        out += s[: _LIMIT - len(out)]
+    # makeValidName: drop trailing bytes that are not ASCII letters or digits.
+    while out and not (out[-1:].isalnum() and out[-1] < 0x80):
+        out = out[:-1]
     return out.decode("utf-8", errors="replace")

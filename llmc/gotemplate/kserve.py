@@ -1,0 +1,112 @@
+"""The functions KServe's controller adds to preset templates: ChildName, shutdownTimeout, kvTransferConfig.
+
+Signatures are the controller's (reference 01 §4.2): `ChildName(string, string) string`,
+`shutdownTimeout(any, int64) int64`, `kvTransferConfig(any) string`. The `any`
+arguments are recognised by their Go type name, as the controller's type
+assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Callable
+
+from ..names import child_name
+from .funcs import Func
+from .values import ANY, INT64, STRING, Value, find_field, field_by_path, indirect_interface, length, index_elem
+
+POD_SPEC_PTR = "*v1.PodSpec"
+KV_SPEC_PTR = "*v1alpha2.KVCacheOffloadingSpec"
+DEFAULT_TGPS = 60
+
+
+def _field(v: Value, name: str) -> Value:
+    path = find_field(v.t, name)
+    if path is None:
+        raise KeyError(f"{v.t} has no field {name}")
+    return field_by_path(v, path)
+
+
+def _child_name(parent: Value, suffix: Value) -> Value:
+    return Value(STRING, child_name(parent.x, suffix.x))
+
+
+def _wrap64(x: int) -> int:
+    return (x + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def shutdown_timeout(spec: Value | None, pre_stop: Value) -> Value:
+    """max(0, tgps - preStop - min(5, tgps)); tgps from a non-nil *v1.PodSpec that sets it, else 60."""
+    tgps = DEFAULT_TGPS
+    spec = indirect_interface(spec)
+    if spec is not None and spec.t.name == POD_SPEC_PTR and spec.x is not None:
+        grace = _field(spec.x, "TerminationGracePeriodSeconds")
+        if grace.x is not None:
+            tgps = grace.x.x
+    result = _wrap64(_wrap64(tgps - pre_stop.x) - min(5, tgps))
+    return Value(INT64, max(result, 0))
+
+
+def kv_transfer_config(spec: Value | None, quantity_value: Callable[[Value], int]) -> Value:
+    """The `--kv-transfer-config '<json>'` argument, quotes escaped to survive JSON decoding and bash."""
+    spec = indirect_interface(spec)
+    if spec is None or spec.t.name != KV_SPEC_PTR or spec.x is None:
+        return Value(STRING, "")
+    kv = spec.x
+    extra: dict[str, object] = {
+        "spec_name": "TieringOffloadingSpec",
+        "cpu_bytes_to_use": quantity_value(_field(kv, "CPU")),
+    }
+    policy = _field(kv, "EvictionPolicy").x
+    if policy:
+        extra["eviction_policy"] = policy
+    tiers = []
+    secondary = _field(kv, "Secondary")
+    for i in range(length(secondary)):
+        if _field(index_elem(secondary, i), "FileSystem").x is None:
+            continue
+        tiers.append({"type": "fs", "root_dir": f"/mnt/kv-cache-{i}"})
+    if tiers:
+        extra["secondary_tiers"] = tiers
+    config = {"kv_connector": "OffloadingConnector", "kv_role": "kv_both", "kv_connector_extra_config": extra}
+    text = go_json(config)
+    return Value(STRING, "--kv-transfer-config '" + text.replace('"', '\\\\\\"') + "'")
+
+
+def go_json(obj: object) -> str:
+    """encoding/json.Marshal of maps and scalars: sorted keys, compact, HTML-safe escapes."""
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return escape_json_text(text)
+
+
+def escape_json_text(text: str) -> str:
+    """The escapes Go's encoder adds to what Python's json module writes: <, >, &, U+2028, U+2029."""
+    if not any(c in text for c in "<>&\u2028\u2029"):
+        return text
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def quantity_bytes(amount: Fraction) -> int:
+    """resource.Quantity.Value(): the amount rounded up, away from zero."""
+    n = amount.numerator // amount.denominator
+    if Fraction(n) != amount and amount > 0:
+        n += 1
+    elif Fraction(n) != amount and amount < 0:
+        n = -((-amount.numerator) // amount.denominator)
+    return n
+
+
+def kserve_funcs(quantity_value: Callable[[Value], int]) -> dict[str, Func]:
+    """The controller's FuncMap; `quantity_value` reads a resource.Quantity value as Quantity.Value() does."""
+    return {
+        "ChildName": Func("ChildName", (STRING, STRING), False, _child_name),
+        "shutdownTimeout": Func("shutdownTimeout", (ANY, INT64), False, shutdown_timeout),
+        "kvTransferConfig": Func("kvTransferConfig", (ANY,), False, lambda spec: kv_transfer_config(spec, quantity_value)),
+    }

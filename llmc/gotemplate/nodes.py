@@ -1,0 +1,255 @@
+"""Parse-tree nodes of Go text/template, with positions and Go's String() forms.
+
+`pos` is an index into the template text (a Python string index; converted to
+Go's byte offset only when an error message is formatted). `str(node)` is what
+Go's Node.String() returns, which execution errors quote as `at <...>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .gofmt import quote
+
+
+class Node:
+    __slots__ = ()
+    pos: int
+
+
+@dataclass(eq=False, slots=True)
+class ListNode(Node):
+    pos: int
+    nodes: list[Node] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "".join(str(n) for n in self.nodes)
+
+
+@dataclass(eq=False, slots=True)
+class TextNode(Node):
+    pos: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False, slots=True)
+class CommentNode(Node):
+    pos: int
+    text: str
+
+    def __str__(self) -> str:
+        return "{{" + self.text + "}}"
+
+
+@dataclass(eq=False, slots=True)
+class DotNode(Node):
+    pos: int
+
+    def __str__(self) -> str:
+        return "."
+
+
+@dataclass(eq=False, slots=True)
+class NilNode(Node):
+    pos: int
+
+    def __str__(self) -> str:
+        return "nil"
+
+
+@dataclass(eq=False, slots=True)
+class BoolNode(Node):
+    pos: int
+    value: bool
+
+    def __str__(self) -> str:
+        return "true" if self.value else "false"
+
+
+@dataclass(eq=False, slots=True)
+class NumberNode(Node):
+    """A number literal stored under every Go type that can represent it, like Go's NumberNode."""
+
+    pos: int
+    text: str
+    is_int: bool = False
+    is_uint: bool = False
+    is_float: bool = False
+    is_complex: bool = False
+    int64: int = 0
+    uint64: int = 0
+    float64: float = 0.0
+    complex128: complex = 0j
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False, slots=True)
+class StringNode(Node):
+    pos: int
+    quoted: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.quoted
+
+
+@dataclass(eq=False, slots=True)
+class IdentifierNode(Node):
+    pos: int
+    ident: str
+
+    def __str__(self) -> str:
+        return self.ident
+
+
+@dataclass(eq=False, slots=True)
+class FieldNode(Node):
+    pos: int
+    ident: list[str]
+
+    def __str__(self) -> str:
+        return "".join("." + i for i in self.ident)
+
+
+@dataclass(eq=False, slots=True)
+class VariableNode(Node):
+    pos: int
+    ident: list[str]
+
+    def __str__(self) -> str:
+        return ".".join(self.ident)
+
+
+@dataclass(eq=False, slots=True)
+class ChainNode(Node):
+    pos: int
+    node: Node
+    fields: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        head = f"({self.node})" if isinstance(self.node, PipeNode) else str(self.node)
+        return head + "".join("." + f for f in self.fields)
+
+
+@dataclass(eq=False, slots=True)
+class CommandNode(Node):
+    pos: int
+    args: list[Node] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        parts = []
+        for a in self.args:
+            parts.append(f"({a})" if isinstance(a, PipeNode) else str(a))
+        return " ".join(parts)
+
+
+@dataclass(eq=False, slots=True)
+class PipeNode(Node):
+    pos: int
+    line: int
+    is_assign: bool = False
+    decl: list[VariableNode] = field(default_factory=list)
+    cmds: list[CommandNode] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        out = ""
+        if self.decl:
+            out = ", ".join(str(v) for v in self.decl) + (" = " if self.is_assign else " := ")
+        return out + " | ".join(str(c) for c in self.cmds)
+
+
+@dataclass(eq=False, slots=True)
+class ActionNode(Node):
+    pos: int
+    line: int
+    pipe: PipeNode
+
+    def __str__(self) -> str:
+        return "{{" + str(self.pipe) + "}}"
+
+
+@dataclass(eq=False, slots=True)
+class BranchNode(Node):
+    """if / range / with: `keyword` names which."""
+
+    pos: int
+    line: int
+    keyword: str
+    pipe: PipeNode
+    list: ListNode
+    else_list: ListNode | None
+
+    def __str__(self) -> str:
+        out = "{{" + self.keyword + " " + str(self.pipe) + "}}" + str(self.list)
+        if self.else_list is not None:
+            out += "{{else}}" + str(self.else_list)
+        return out + "{{end}}"
+
+
+@dataclass(eq=False, slots=True)
+class BreakNode(Node):
+    pos: int
+    line: int
+
+    def __str__(self) -> str:
+        return "{{break}}"
+
+
+@dataclass(eq=False, slots=True)
+class ContinueNode(Node):
+    pos: int
+    line: int
+
+    def __str__(self) -> str:
+        return "{{continue}}"
+
+
+@dataclass(eq=False, slots=True)
+class TemplateNode(Node):
+    pos: int
+    line: int
+    name: str
+    pipe: PipeNode | None
+
+    def __str__(self) -> str:
+        out = "{{template " + quote(self.name)
+        if self.pipe is not None:
+            out += " " + str(self.pipe)
+        return out + "}}"
+
+
+@dataclass(eq=False, slots=True)
+class EndNode(Node):
+    """{{end}}: returned by the parser to close a list, never kept in the tree."""
+
+    pos: int
+
+    def __str__(self) -> str:
+        return "{{end}}"
+
+
+@dataclass(eq=False, slots=True)
+class ElseNode(Node):
+    """{{else}}: returned by the parser to split a branch, never kept in the tree."""
+
+    pos: int
+    line: int
+
+    def __str__(self) -> str:
+        return "{{else}}"
+
+
+def is_empty_tree(n: Node | None) -> bool:
+    """Go's IsEmptyTree: nothing but space and comments."""
+    if n is None or isinstance(n, CommentNode):
+        return True
+    if isinstance(n, ListNode):
+        return all(is_empty_tree(x) for x in n.nodes)
+    if isinstance(n, TextNode):
+        return n.text.strip(" \t\n\v\f\r\x85\xa0") == ""
+    return False
