@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import re
+from fractions import Fraction
 from typing import Any
 
 from ..errors import LlmcError, Location
@@ -466,11 +468,9 @@ def _resources(cpu_request: Any, memory_request: Any, cpu_limit: Any, memory_lim
 
 def _quantity(value: Any, what: str) -> str:
     """resource.MustParse(value) as it marshals; a bad value would make the controller panic."""
-    from ..quantity import canonical_quantity
-
     try:
-        return canonical_quantity(str(value if value is not None else ""))
-    except (ValueError, LlmcError):
+        return quantity_string(str(value if value is not None else ""))
+    except ValueError:
         raise LlmcError(
             f"storageInitializer {what} quantity {quote(str(value if value is not None else ''))} is not a valid quantity",
             Location(path="storageInitializer"),
@@ -550,3 +550,70 @@ def _merge_list(original: list[Any], patch: list[Any], key: str) -> list[Any]:
                 out.append(from_patch[j])
                 j += 1
     return out
+
+
+# -- Kubernetes resource.Quantity (minimal; to be replaced by llmc.quantity) ---------------------------
+
+_QUANTITY = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)", re.S)
+_DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_EXPONENT = re.compile(r"[eE][+-]?[0-9]+")
+_NANO = Fraction(1, 10**9)
+
+
+def quantity_string(text: str) -> str:
+    """resource.ParseQuantity(text).String(): the canonical form the API server and controller write."""
+    return _format_quantity(*_parse_quantity(text))
+
+
+def quantity_sum(left: str, right: str) -> str:
+    """Quantity.Add: the sum keeps the left operand's format unless the left one is zero."""
+    a, a_format = _parse_quantity(left)
+    b, b_format = _parse_quantity(right)
+    return _format_quantity(a + b, a_format if a != 0 else b_format)
+
+
+def _parse_quantity(text: str) -> tuple[Fraction, str]:
+    """(value, format) with the value rounded away from zero to a multiple of 1n, as ParseQuantity does."""
+    match = _QUANTITY.fullmatch(text)
+    if not text or match is None:
+        raise ValueError(f"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {text!r}")
+    sign, whole, fraction, suffix = match.groups()
+    number = Fraction(int(whole or "0")) + (Fraction(int(fraction), 10 ** len(fraction)) if fraction else 0)
+    if suffix in _DECIMAL_SUFFIXES:
+        value, fmt = number * Fraction(10) ** _DECIMAL_SUFFIXES[suffix], "DecimalSI"
+    elif suffix in _BINARY_SUFFIXES:
+        value, fmt = number * 2 ** _BINARY_SUFFIXES[suffix], "BinarySI"
+    elif _EXPONENT.fullmatch(suffix):
+        value, fmt = number * Fraction(10) ** int(suffix[1:]), "DecimalExponent"
+    else:
+        raise ValueError(f"unable to parse quantity's suffix: {text!r}")
+    nanos = value / _NANO
+    value = (nanos.numerator + nanos.denominator - 1) // nanos.denominator * _NANO
+    return (-value if sign == "-" else value), fmt
+
+
+def _format_quantity(value: Fraction, fmt: str) -> str:
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    if fmt == "BinarySI" and magnitude >= 1024 and magnitude.denominator == 1:
+        amount, exponent = int(magnitude), 0
+        while amount % 1024 == 0 and exponent < 60:
+            amount //= 1024
+            exponent += 10
+        suffix = {0: ""} | {v: k for k, v in _BINARY_SUFFIXES.items()}
+        return f"{sign}{amount}{suffix[exponent]}"
+    amount, exponent = int(magnitude / _NANO), -9
+    while amount % 10 == 0:
+        amount //= 10
+        exponent += 1
+    amount *= 10 ** (exponent % 3)
+    exponent -= exponent % 3
+    if fmt == "DecimalExponent":
+        return f"{sign}{amount}" + (f"e{exponent}" if exponent else "")
+    names = {v: k for k, v in _DECIMAL_SUFFIXES.items()}
+    if exponent not in names:
+        raise ValueError(f"quantity {sign}{amount}e{exponent} is out of range")
+    return f"{sign}{amount}{names[exponent]}"
