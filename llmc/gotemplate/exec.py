@@ -431,6 +431,8 @@ class _State:
                 if has_args:
                     self.errorf(f"{name} has arguments but cannot be invoked as function")
                 return value
+            if receiver.t.partial:
+                self.errorf(f"llmc does not model field {name} of Go type {receiver.t}")
         elif k == "map":
             if receiver.t.key.name == "string":
                 if has_args:
@@ -444,6 +446,8 @@ class _State:
                 return result
         elif k == "ptr":
             et = receiver.t.elem
+            if et.partial and find_field(et, name) is None:
+                self.errorf(f"llmc does not model field {name} of Go type {et}")
             if not (et.kind == "struct" and find_field(et, name) is None):
                 if isnil:
                     self.errorf(f"nil pointer evaluating {typ}.{name}")

@@ -618,7 +618,7 @@ class Printer:
                 self.print_value(val, verb, depth + 1)
             self.buf.append("]")
         elif k == "struct":
-            if v.t.opaque:
+            if v.t.opaque or v.t.partial:
                 raise Unreproducible(f"Go prints the internal fields of {v.t.name} here")
             if self.f.sharp_v:
                 raise Unreproducible("%#v of a struct")

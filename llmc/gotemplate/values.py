@@ -45,8 +45,9 @@ class GoField:
 class GoType:
     """A Go type: `name` is what reflect.Type.String() prints (e.g. `*v1alpha2.ParallelismSpec`).
 
-    `stringer` is the String method, if any; `stringer_ptr` says whether it has a
-    pointer receiver (then only addressable values use it when printed).
+    `stringer` is the String method, if any (it gets None for a nil pointer receiver
+    and returns None where Go's method would panic); `stringer_ptr` says whether it
+    has a pointer receiver (then only addressable values use it when printed).
     `methods` maps method names to Python callables taking the receiver Value
     (and argument Values) and returning a Value; `from_raw` converts a JSON value
     into this type's payload for types whose payload is not the JSON itself.
@@ -57,11 +58,12 @@ class GoType:
     elem: "GoType | None" = None
     key: "GoType | None" = None
     fields: list[GoField] = field(default_factory=list)
-    stringer: Callable[["Value"], str] | None = None
+    stringer: Callable[["Value | None"], str | None] | None = None
     stringer_ptr: bool = False
     methods: dict[str, "Method"] = field(default_factory=dict)
     from_raw: Callable[[Any], Any] | None = None
     opaque: bool = False  # internals Go would print are not modelled
+    partial: bool = False  # a struct of which llmc models only some fields
 
     def __str__(self) -> str:
         return self.name
