@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from .context import RenderContext, Slot
-from .storage import MAIN, find_container, quantity_string, quantity_sum
+from ..quantity import add_quantities, canonical_quantity
+from .storage import MAIN, ensure_dict, ensure_list, find_container
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
@@ -46,7 +47,7 @@ def _attach_tier(pod: dict[str, Any], fs: dict[str, Any], index: int, path: str)
         sub_path = str(pvc["ref"].get("path") or "")
     else:
         return
-    pod.setdefault("volumes", []).append({"name": volume, **source})
+    ensure_list(pod, "volumes").append({"name": volume, **source})
 
     main = find_container(pod.get("containers"), MAIN)
     if main is None:
@@ -54,16 +55,16 @@ def _attach_tier(pod: dict[str, Any], fs: dict[str, Any], index: int, path: str)
     mount: dict[str, Any] = {"name": volume, "mountPath": f"/mnt/kv-cache-{index}"}
     if sub_path:
         mount["subPath"] = sub_path
-    main.setdefault("volumeMounts", []).append(mount)
+    ensure_list(main, "volumeMounts").append(mount)
     if empty_dir is not None:
-        requests = main.setdefault("resources", {}).setdefault("requests", {})
+        requests = ensure_dict(ensure_dict(main, "resources"), "requests")
         existing = requests.get("ephemeral-storage")
-        requests["ephemeral-storage"] = size if existing is None else quantity_sum(str(existing), size)
+        requests["ephemeral-storage"] = size if existing is None else add_quantities(existing, size)
 
 
 def _quantity(value: Any, path: str) -> str:
     """The tier size as Go's resource.Quantity marshals it (a missing size is the zero quantity)."""
     try:
-        return quantity_string("0" if value is None else str(value))
+        return canonical_quantity("0" if value is None else value)
     except ValueError as exc:
-        raise LlmcError(f"invalid quantity {value!r}: {exc}", Location(path=path)) from None
+        raise LlmcError(str(exc), Location(path=path)) from None

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-import re
-from fractions import Fraction
 from typing import Any
 
 from ..errors import LlmcError, Location
 from ..gourl import URLError, normalize, quote
+from ..quantity import canonical_quantity
 from .context import RenderContext, Slot
 
 MAIN = "main"
@@ -187,12 +186,12 @@ def add_model_mount(
             added = _add_mount(target, volume, mount_path, False, sub_path)
     if added and not any(v.get("name") == volume for v in pod.get("volumes") or []):
         source: dict[str, Any] = {"persistentVolumeClaim": {"claimName": claim}} if claim else {"emptyDir": {}}
-        pod.setdefault("volumes", []).append({"name": volume, **source})
+        ensure_list(pod, "volumes").append({"name": volume, **source})
 
 
 def add_env_if_absent(container: dict[str, Any], name: str, value: str) -> None:
     """AddEnvVars for one variable: appended only when no entry of that name exists."""
-    env = container.setdefault("env", [])
+    env = ensure_list(container, "env")
     if not any(e.get("name") == name for e in env):
         env.append(_env(name, value))
 
@@ -245,11 +244,11 @@ def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], sl
     main = _require_main(pod, slot)
     _add_or_replace_env(main, "MODEL_INIT_MODE", "async")
     if not any(v.get("name") == PROVISION_VOLUME for v in pod.get("volumes") or []):
-        pod.setdefault("volumes", []).append({"name": PROVISION_VOLUME, "emptyDir": {}})
+        ensure_list(pod, "volumes").append({"name": PROVISION_VOLUME, "emptyDir": {}})
     _add_mount(main, PROVISION_VOLUME, MODEL_PARENT, False, "")
     uid = settings.get("uidModelcar")
     if uid is not None:
-        main.setdefault("securityContext", {})["runAsUser"] = uid
+        ensure_dict(main, "securityContext")["runAsUser"] = uid
     if find_container(pod.get("containers"), MODELCAR) is None:
         image = uri[len(OCI):] if uri.startswith(OCI) else uri
         cpu = settings.get("cpuModelcar") or "10m"
@@ -265,13 +264,13 @@ def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], sl
         }
         if uid is not None:
             sidecar["securityContext"] = {"runAsUser": uid}
-        pod.setdefault("containers", []).append(sidecar)
+        ensure_list(pod, "containers").append(sidecar)
         check = (
             f"echo 'Pre-fetching modelcar {image}: ' && [ -d /models ] && [ \"$$(ls -A /models)\" ] && "
             "echo 'OK ... Prefetched and valid (/models exists)' || "
             "(echo 'NOK ... Prefetched but modelcar is invalid (/models does not exist or is empty)' && exit 1)"
         )
-        pod.setdefault("initContainers", []).append(
+        ensure_list(pod, "initContainers").append(
             {
                 "name": MODELCAR_INIT,
                 "image": image,
@@ -296,11 +295,11 @@ def _attach_oci_native(pod: dict[str, Any], uri: str, slot: Slot) -> None:
             )
     if not any(v.get("name") == volume for v in pod.get("volumes") or []):
         reference = uri[len(OCI):] if uri.startswith(OCI) else uri
-        pod.setdefault("volumes", []).append(
+        ensure_list(pod, "volumes").append(
             {"name": volume, "image": {"reference": reference, "pullPolicy": "IfNotPresent"}}
         )
     if not any(m.get("name") == volume for m in main.get("volumeMounts") or []):
-        main.setdefault("volumeMounts", []).append(
+        ensure_list(main, "volumeMounts").append(
             {"name": volume, "readOnly": True, "mountPath": MODEL_PATH, "subPath": "models"}
         )
 
@@ -370,7 +369,7 @@ def _install(pod: dict[str, Any], container: dict[str, Any]) -> dict[str, Any]:
         merged["args"] = container["args"]
         merged.pop("command", None)
         container = merged
-    pod.setdefault("initContainers", []).append(container)
+    ensure_list(pod, "initContainers").append(container)
     return container
 
 
@@ -409,11 +408,11 @@ def _inject_ca_bundle(ctx: RenderContext, pod: dict[str, Any], init: dict[str, A
         elif key == "CA_BUNDLE_VOLUME_MOUNT_POINT":
             has_mount_point = True
     if not has_name:
-        init.setdefault("env", []).append(_env("CA_BUNDLE_CONFIGMAP_NAME", name))
+        ensure_list(init, "env").append(_env("CA_BUNDLE_CONFIGMAP_NAME", name))
     if not has_mount_point:
-        init.setdefault("env", []).append(_env("CA_BUNDLE_VOLUME_MOUNT_POINT", mount_path))
-    pod.setdefault("volumes", []).append({"name": CA_BUNDLE_VOLUME, "configMap": {"name": name}})
-    init.setdefault("volumeMounts", []).append({"name": CA_BUNDLE_VOLUME, "readOnly": True, "mountPath": mount_path})
+        ensure_list(init, "env").append(_env("CA_BUNDLE_VOLUME_MOUNT_POINT", mount_path))
+    ensure_list(pod, "volumes").append({"name": CA_BUNDLE_VOLUME, "configMap": {"name": name}})
+    ensure_list(init, "volumeMounts").append({"name": CA_BUNDLE_VOLUME, "readOnly": True, "mountPath": mount_path})
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -432,7 +431,7 @@ def _require_main(pod: dict[str, Any], slot: Slot) -> dict[str, Any]:
 
 def _add_mount(container: dict[str, Any], volume: str, mount_path: str, read_only: bool, sub_path: str) -> bool:
     """addVolumeMountToContainer: skipped when the container already mounts a volume of that name."""
-    mounts = container.setdefault("volumeMounts", [])
+    mounts = ensure_list(container, "volumeMounts")
     if any(m.get("name") == volume for m in mounts):
         return False
     mount: dict[str, Any] = {"name": volume}
@@ -447,12 +446,26 @@ def _add_mount(container: dict[str, Any], volume: str, mount_path: str, read_onl
 
 def _add_or_replace_env(container: dict[str, Any], name: str, value: str) -> None:
     """AddOrReplaceEnv: sets the value of the first entry of that name (a valueFrom stays), else appends."""
-    env = container.setdefault("env", [])
+    env = ensure_list(container, "env")
     for entry in env:
         if entry.get("name") == name:
             entry["value"] = value
             return
     env.append(_env(name, value))
+
+
+def ensure_list(obj: dict[str, Any], key: str) -> list[Any]:
+    """obj[key] as a list to append to; a missing key or a Go `null` becomes a new empty list."""
+    if obj.get(key) is None:
+        obj[key] = []
+    return obj[key]
+
+
+def ensure_dict(obj: dict[str, Any], key: str) -> dict[str, Any]:
+    """obj[key] as a map to write into; a missing key or a Go `null` becomes a new empty map."""
+    if obj.get(key) is None:
+        obj[key] = {}
+    return obj[key]
 
 
 def _env(name: str, value: str) -> dict[str, Any]:
@@ -469,7 +482,7 @@ def _resources(cpu_request: Any, memory_request: Any, cpu_limit: Any, memory_lim
 def _quantity(value: Any, what: str) -> str:
     """resource.MustParse(value) as it marshals; a bad value would make the controller panic."""
     try:
-        return quantity_string(str(value if value is not None else ""))
+        return canonical_quantity("" if value is None else value)
     except ValueError:
         raise LlmcError(
             f"storageInitializer {what} quantity {quote(str(value if value is not None else ''))} is not a valid quantity",
@@ -551,69 +564,3 @@ def _merge_list(original: list[Any], patch: list[Any], key: str) -> list[Any]:
                 j += 1
     return out
 
-
-# -- Kubernetes resource.Quantity (minimal; to be replaced by llmc.quantity) ---------------------------
-
-_QUANTITY = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)", re.S)
-_DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
-_EXPONENT = re.compile(r"[eE][+-]?[0-9]+")
-_NANO = Fraction(1, 10**9)
-
-
-def quantity_string(text: str) -> str:
-    """resource.ParseQuantity(text).String(): the canonical form the API server and controller write."""
-    return _format_quantity(*_parse_quantity(text))
-
-
-def quantity_sum(left: str, right: str) -> str:
-    """Quantity.Add: the sum keeps the left operand's format unless the left one is zero."""
-    a, a_format = _parse_quantity(left)
-    b, b_format = _parse_quantity(right)
-    return _format_quantity(a + b, a_format if a != 0 else b_format)
-
-
-def _parse_quantity(text: str) -> tuple[Fraction, str]:
-    """(value, format) with the value rounded away from zero to a multiple of 1n, as ParseQuantity does."""
-    match = _QUANTITY.fullmatch(text)
-    if not text or match is None:
-        raise ValueError(f"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {text!r}")
-    sign, whole, fraction, suffix = match.groups()
-    number = Fraction(int(whole or "0")) + (Fraction(int(fraction), 10 ** len(fraction)) if fraction else 0)
-    if suffix in _DECIMAL_SUFFIXES:
-        value, fmt = number * Fraction(10) ** _DECIMAL_SUFFIXES[suffix], "DecimalSI"
-    elif suffix in _BINARY_SUFFIXES:
-        value, fmt = number * 2 ** _BINARY_SUFFIXES[suffix], "BinarySI"
-    elif _EXPONENT.fullmatch(suffix):
-        value, fmt = number * Fraction(10) ** int(suffix[1:]), "DecimalExponent"
-    else:
-        raise ValueError(f"unable to parse quantity's suffix: {text!r}")
-    nanos = value / _NANO
-    value = (nanos.numerator + nanos.denominator - 1) // nanos.denominator * _NANO
-    return (-value if sign == "-" else value), fmt
-
-
-def _format_quantity(value: Fraction, fmt: str) -> str:
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    magnitude = abs(value)
-    if fmt == "BinarySI" and magnitude >= 1024 and magnitude.denominator == 1:
-        amount, exponent = int(magnitude), 0
-        while amount % 1024 == 0 and exponent < 60:
-            amount //= 1024
-            exponent += 10
-        suffix = {0: ""} | {v: k for k, v in _BINARY_SUFFIXES.items()}
-        return f"{sign}{amount}{suffix[exponent]}"
-    amount, exponent = int(magnitude / _NANO), -9
-    while amount % 10 == 0:
-        amount //= 10
-        exponent += 1
-    amount *= 10 ** (exponent % 3)
-    exponent -= exponent % 3
-    if fmt == "DecimalExponent":
-        return f"{sign}{amount}" + (f"e{exponent}" if exponent else "")
-    names = {v: k for k, v in _DECIMAL_SUFFIXES.items()}
-    if exponent not in names:
-        raise ValueError(f"quantity {sign}{amount}e{exponent} is out of range")
-    return f"{sign}{amount}{names[exponent]}"

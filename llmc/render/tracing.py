@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import RenderContext, Slot
-from .storage import MAIN, find_container
+from .storage import MAIN, ensure_list, find_container
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
@@ -24,7 +24,7 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
     endpoint = str(tracing.get("exporterEndpoint") or "")
     if not endpoint:
         return
-    args = main.setdefault("args", [])
+    args = ensure_list(main, "args")
     if not has_arg(args, "--otlp-traces-endpoint"):
         args += ["--otlp-traces-endpoint", endpoint]
     if not has_arg(args, "--collect-detailed-traces"):
@@ -38,7 +38,7 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
         _env("OTEL_TRACES_SAMPLER_ARG", tracing.get("samplerArg")),
         *resource_attribute_env(ctx.namespace, ctx.name),
     ]
-    env = main.setdefault("env", [])
+    env = ensure_list(main, "env")
     present = {entry.get("name") for entry in env}
     env += [entry for entry in wanted if entry["name"] not in present]
 

@@ -597,3 +597,12 @@ def test_go_quote() -> None:
     assert quote("tab\there") == '"tab\\there"'
     assert quote("\x01") == '"\\x01"'
     assert quote("é") == '"é"'
+
+
+@pytest.mark.parametrize("uri", ["hf://org/model", "s3://b/m", "oci://r/i:t", "pvc://c/p"])
+def test_go_null_lists_behave_like_absent(uri: str) -> None:
+    # a Go-projected pod spec may hold nulls; the steps append to fresh lists
+    pod = {"containers": [{"name": "main", "env": None, "volumeMounts": None}], "volumes": None, "initContainers": None}
+    run(uri, pod, storage_settings=CA_SETTINGS)
+    assert pod["volumes"]
+    assert pod["containers"][0]["volumeMounts"]
