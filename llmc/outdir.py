@@ -1,0 +1,179 @@
+"""`--output-dir` and `--show-only` for rendered objects (a CLI-layer module: it writes files).
+
+`write_output_dir` writes one file per object, `<kind>-<namespace>-<name>.yaml`
+(lower case; cluster-scoped objects `<kind>-<name>.yaml`). When two objects
+would share a file, as the two InferencePools of one name in
+`inference.networking.k8s.io` and `inference.networking.x-k8s.io` do, each of
+them is named with its API group: `<kind>.<group>-<namespace>-<name>.yaml`.
+
+The folder is replaced as a whole, so files of objects that are gone disappear:
+everything is written into a temporary sibling folder first, then the old
+folder is moved aside, the new one renamed into place and the old one removed.
+An error before the renames leaves the previous output untouched. A folder is
+only ever replaced when it is empty or holds the marker file `.llmc-output`
+that llmc writes, never a folder of someone else's files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import LlmcError, Location
+
+MARKER = ".llmc-output"
+MARKER_TEXT = "Written by `llmc render --output-dir`; llmc replaces this folder as a whole on every run.\n"
+_UNSAFE = re.compile(r"[^a-z0-9._-]")
+
+Obj = Mapping[str, Any]
+
+
+def file_names(objects: Iterable[Obj], suffix: str = ".yaml") -> list[str]:
+    """The file name of each object, in order; raises LlmcError for two identical objects."""
+    objs = list(objects)
+    plain = [_name(o, with_group=False) + suffix for o in objs]
+    clashing = {n for n in plain if plain.count(n) > 1}
+    names = [_name(o, with_group=True) + suffix if n in clashing else n for o, n in zip(objs, plain)]
+    seen: set[str] = set()
+    for obj, name in zip(objs, names):
+        if name in seen:
+            raise LlmcError(f"two objects would be written to {name}", hint=f"{_label(obj)} is rendered twice")
+        seen.add(name)
+    return names
+
+
+def _name(obj: Obj, with_group: bool) -> str:
+    meta = obj.get("metadata") or {}
+    kind = str(obj.get("kind", ""))
+    if with_group:
+        api = str(obj.get("apiVersion", ""))
+        group = api.rsplit("/", 1)[0] if "/" in api else ""
+        kind = f"{kind}.{group}" if group else kind
+    parts = [kind, meta.get("namespace") or "", str(meta.get("name", ""))]
+    return "-".join(_UNSAFE.sub("_", p.lower()) for p in parts if p)
+
+
+def write_output_dir(
+    objects: list[Obj],
+    directory: str | os.PathLike[str],
+    serialize: Callable[[list[Obj]], str] | None = None,
+    suffix: str = ".yaml",
+) -> list[Path]:
+    """Replace `directory` with one file per object, `serialize([obj])` each (default: YAML); return the files."""
+    if serialize is None:
+        from .emit import to_yaml as serialize
+    target = Path(directory)
+    _check_replaceable(target)
+    names = file_names(objects, suffix)
+    parent = target.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+    try:
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; the result should look like mkdir's
+        for obj, name in zip(objects, names):
+            _write(staging / name, serialize([obj]))
+        _write(staging / MARKER, MARKER_TEXT)
+        _swap(staging, target.resolve())
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [target / name for name in names]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _check_replaceable(target: Path) -> None:
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise LlmcError(f"--output-dir {target} exists and is not a folder", Location(str(target)), exit_code=2)
+    if any(target.iterdir()) and not (target / MARKER).is_file():
+        raise LlmcError(
+            f"refusing to replace {target}: it holds files llmc did not write",
+            Location(str(target)),
+            hint=f"use an empty or new folder; llmc marks its own output folders with {MARKER}",
+            exit_code=2,
+        )
+
+
+def _write(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """Put `staging` where `target` is; the old folder is removed only once the new one is in place."""
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    os.rename(target, old / target.name)
+    try:
+        os.rename(staging, target)
+    except BaseException:
+        os.rename(old / target.name, target)
+        raise
+    finally:
+        if target.exists():
+            shutil.rmtree(old, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- --show-only
+
+
+def select(objects: list[Obj], show_only: list[str]) -> list[Obj]:
+    """Objects matching any `KIND/NAME` or `KIND/NAMESPACE/NAME` pattern, in their order.
+
+    KIND is case-insensitive; each part may use shell wildcards (`Deployment/*`).
+    Every pattern must match something (helm's `--show-only` rule): an error
+    lists what is there.
+    """
+    if not show_only:
+        return list(objects)
+    rules = [_parse(p) for p in show_only]
+    picked = [o for o in objects if any(_matches(o, r) for r in rules)]
+    for pattern, rule in zip(show_only, rules):
+        if not any(_matches(o, rule) for o in objects):
+            available = ", ".join(_label(o) for o in objects) or "no objects"
+            raise LlmcError(
+                f"--show-only {pattern} matches no rendered object",
+                hint=f"rendered: {available}",
+                exit_code=2,
+            )
+    return picked
+
+
+def _parse(pattern: str) -> tuple[str, str | None, str]:
+    parts = pattern.split("/")
+    if len(parts) == 2 and all(parts):
+        return parts[0].lower(), None, parts[1]
+    if len(parts) == 3 and all(parts):
+        return parts[0].lower(), parts[1], parts[2]
+    raise LlmcError(f"--show-only {pattern!r} is not KIND/NAME or KIND/NAMESPACE/NAME", hint="e.g. Deployment/llama-8b-kserve", exit_code=2)
+
+
+def _matches(obj: Obj, rule: tuple[str, str | None, str]) -> bool:
+    kind, namespace, name = rule
+    meta = obj.get("metadata") or {}
+    if not fnmatch.fnmatchcase(str(obj.get("kind", "")).lower(), kind):
+        return False
+    if namespace is not None and not fnmatch.fnmatchcase(str(meta.get("namespace") or ""), namespace):
+        return False
+    return fnmatch.fnmatchcase(str(meta.get("name", "")), name)
+
+
+def _label(obj: Obj) -> str:
+    meta = obj.get("metadata") or {}
+    return f"{obj.get('kind', '')}/{meta.get('name', '')}"
