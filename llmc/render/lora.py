@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import LlmcError, Location
 from ..gourl import quote
 from ..names import child_name
-from .context import RenderContext, Slot
+from .context import RenderContext
 from .storage import HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled
 
 ROOT = "/mnt/lora"
@@ -83,8 +83,9 @@ def sanitize_segment(name: str) -> str:
     return "adapter" if out in ("", ".", "..") else out
 
 
-def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
-    """attachLoRAAdapters: pvc adapter mounts, then the vLLM flags on `main` (called by storage.apply)."""
+def attach(ctx: RenderContext, pod: dict[str, Any], where: str) -> None:
+    """attachLoRAAdapters, the last part of the model step (`storage.attach`): pvc adapter mounts,
+    then the vLLM flags on `main`. `where` is the pod's field path, for errors."""
     adapters = ctx.lora_adapters
     if not adapters:
         return
@@ -103,7 +104,7 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
     if main is None:
         raise LlmcError(
             f'no container "{MAIN}" in pod spec for LoRA injection',
-            Location(path=f"spec.{slot.key}.containers"),
+            Location(path=f"{where}.containers"),
             hint="LoRA flags are added to the container named main",
         )
     if user_supplied_lora_modules(main):

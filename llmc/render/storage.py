@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
@@ -29,13 +30,17 @@ from .context import RenderContext, Slot
 
 MAIN = "main"
 MODEL_PATH = "/mnt/models"
-MODEL_PARENT = "/mnt"  # GetParentDirectory(MODEL_PATH): where the modelcar volume is mounted
 INIT_NAME = "storage-initializer"
 PROVISION_VOLUME = "kserve-provision-location"
 PVC_VOLUME = "kserve-pvc-source"
 CA_BUNDLE_VOLUME = "cabundle-cert"
 DEFAULT_IMAGE = "kserve/storage-initializer:latest"
 MODELCAR, MODELCAR_INIT = "modelcar", "modelcar-init"
+TOKENIZER_CONTAINER = "tokenizer"  # the scheduler's tokenizer sidecar (scheduler.go tokenizerContainerName)
+TOKENIZER_FILES = (
+    '["tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", '
+    '"merges.txt", "config.json", "generation_config.json"]'
+)
 
 HF, S3, PVC, OCI, OCI_NATIVE = "hf://", "s3://", "pvc://", "oci://", "oci+native://"
 
@@ -56,7 +61,13 @@ _URI_PATH = "spec.model.uri"
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
-    """attachModelArtifacts(containerName "main", modelPath "/mnt/models", attachLoRA = adapters exist)."""
+    """The workload pod step: attachModelArtifacts("main", "/mnt/models", attachLoRA = adapters exist)."""
+    attach(ctx, pod, container=MAIN, model_path=MODEL_PATH, lora=bool(ctx.lora_adapters), where=f"spec.{slot.key}")
+
+
+def attach(ctx: RenderContext, pod: dict[str, Any], *, container: str, model_path: str, lora: bool, where: str = "spec") -> None:
+    """attachModelArtifacts for any container and model path (the scheduler's tokenizer sidecar
+    uses `tokenizer` and /mnt/models/base, without LoRA). `where` is the pod's field path, for errors."""
     spec = ctx.spec
     uri = go_uri((spec.get("model") or {}).get("uri"), _URI_PATH)
     scheme, sep, _ = uri.partition("://")
@@ -69,16 +80,18 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
         scheme = "pvc"
 
     settings = ctx.settings.storage_initializer
-    pairs = [(a["uri"], a["mountPath"]) for a in ctx.lora_adapters if a["scheme"] in (HF, S3)]
+    adapters = ctx.lora_adapters if lora else []
+    pairs = [(a["uri"], a["mountPath"]) for a in adapters if a["scheme"] in (HF, S3)]
+    target = _Target(container, model_path, where)
     prefix = scheme + "://"
     if prefix == PVC:
         claim, sub_path = parse_pvc_uri(uri)
-        add_model_mount(pod, MAIN, PVC_VOLUME, MODEL_PATH, read_only=True, sub_path=sub_path, claim=claim)
-        _multi_download_or_strip(ctx, pod, pairs)
+        add_model_mount(pod, container, PVC_VOLUME, model_path, read_only=True, sub_path=sub_path, claim=claim)
+        _multi_download_or_strip(ctx, pod, pairs, target)
     elif prefix == OCI_NATIVE:
-        _attach_oci_native(pod, OCI + uri[len(OCI_NATIVE):], slot)
+        _attach_oci_native(pod, OCI + uri[len(OCI_NATIVE):], target)
         if pairs:
-            _attach_multi_download(ctx, pod, pairs)
+            _attach_multi_download(ctx, pod, pairs, target)
     elif prefix == OCI:
         mode = oci_model_mode(settings)
         if not mode:
@@ -88,15 +101,15 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
                 hint="set storageInitializer.enableModelcar (or ociModelMode) in the inferenceservice-config given to --kserve-config",
             )
         if mode == "native":
-            _attach_oci_native(pod, uri, slot)
+            _attach_oci_native(pod, uri, target)
         else:
-            _attach_modelcar(pod, uri, settings, slot)
-        _multi_download_or_strip(ctx, pod, pairs)
+            _attach_modelcar(pod, uri, settings, target)
+        _multi_download_or_strip(ctx, pod, pairs, target)
     elif prefix in (HF, S3):
         if pairs:
-            _attach_multi_download(ctx, pod, [(uri, MODEL_PATH), *pairs])
+            _attach_multi_download(ctx, pod, [(uri, MODEL_PATH), *pairs], target)
         else:
-            _attach_single_download(ctx, pod, uri, hf=prefix == HF)
+            _attach_single_download(ctx, pod, uri, target, hf=prefix == HF)
     else:
         raise LlmcError(
             f"unsupported schema in model URI: {uri}",
@@ -104,10 +117,10 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
             hint="LLMInferenceService models support hf://, s3://, pvc://, oci:// and oci+native://",
         )
 
-    if ctx.lora_adapters:
-        from . import lora
+    if adapters:
+        from . import lora as lora_step
 
-        lora.apply(ctx, pod, slot)
+        lora_step.attach(ctx, pod, where)
 
 
 def storage_initializer_disabled(spec: dict[str, Any]) -> bool:
@@ -238,14 +251,25 @@ def _local_cache_uri(ctx: RenderContext, uri: str) -> str:
     return f"pvc://{annotations[LOCAL_MODEL_PVC]}/models/{key}{sub_path}"
 
 
-def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], slot: Slot) -> None:
-    """ConfigureModelcarToContainer (index 0): shared emptyDir at /mnt, a `modelcar` sidecar
-    symlinking its /models, a `modelcar-init` prefetch check, shared process namespace."""
-    main = _require_main(pod, slot)
+@dataclass(frozen=True)
+class _Target:
+    """The container that gets the model, where it expects it, and the pod's field path (for errors)."""
+
+    container: str
+    model_path: str
+    where: str
+
+
+def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], target: _Target) -> None:
+    """ConfigureModelcarToContainer (index 0): shared emptyDir at the model path's parent, a
+    `modelcar` sidecar symlinking its /models there, a `modelcar-init` prefetch check, and a
+    shared process namespace."""
+    main = _require_container(pod, target)
+    parent = _parent_directory(target.model_path)
     _add_or_replace_env(main, "MODEL_INIT_MODE", "async")
     if not any(v.get("name") == PROVISION_VOLUME for v in pod.get("volumes") or []):
         ensure_list(pod, "volumes").append({"name": PROVISION_VOLUME, "emptyDir": {}})
-    _add_mount(main, PROVISION_VOLUME, MODEL_PARENT, False, "")
+    _add_mount(main, PROVISION_VOLUME, parent, False, "")
     uid = settings.get("uidModelcar")
     if uid is not None:
         ensure_dict(main, "securityContext")["runAsUser"] = uid
@@ -253,13 +277,15 @@ def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], sl
         image = uri[len(OCI):] if uri.startswith(OCI) else uri
         cpu = settings.get("cpuModelcar") or "10m"
         memory = settings.get("memoryModelcar") or "15Mi"
-        resources = _resources(cpu, memory, cpu, memory)
+        link = f"ln -sf /proc/$$$$/root/models {_shell_quote(target.model_path)} && sleep infinity"
+        if target.model_path != MODEL_PATH:
+            link = f"mkdir -p {_shell_quote(_go_dir(target.model_path))} && {link}"
         sidecar: dict[str, Any] = {
             "name": MODELCAR,
             "image": image,
-            "args": ["sh", "-c", f"ln -sf /proc/$$$$/root/models {MODEL_PATH} && sleep infinity"],
-            "resources": resources,
-            "volumeMounts": [{"name": PROVISION_VOLUME, "mountPath": MODEL_PARENT}],
+            "args": ["sh", "-c", link],
+            "resources": _resources(cpu, memory, cpu, memory),
+            "volumeMounts": [{"name": PROVISION_VOLUME, "mountPath": parent}],
             "terminationMessagePolicy": "FallbackToLogsOnError",
         }
         if uid is not None:
@@ -282,30 +308,29 @@ def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], sl
     pod["shareProcessNamespace"] = True
 
 
-def _attach_oci_native(pod: dict[str, Any], uri: str, slot: Slot) -> None:
+def _attach_oci_native(pod: dict[str, Any], uri: str, target: _Target) -> None:
     """ConfigureOciNativeToContainer: an image volume named after the model path, mounted with subPath models."""
-    main = _require_main(pod, slot)
-    volume = MODEL_PATH.strip("/").replace("/", "-")
+    main = _require_container(pod, target)
+    volume = target.model_path.strip("/").replace("/", "-") or "oci-model"
     for mount in main.get("volumeMounts") or []:
-        if mount.get("mountPath") == MODEL_PATH and mount.get("name") != volume:
+        if mount.get("mountPath") == target.model_path and mount.get("name") != volume:
             raise LlmcError(
-                f"mountPath {quote(MODEL_PATH)} already used by volume {quote(str(mount.get('name')))}",
-                Location(path=f"spec.{slot.key}.containers"),
-                hint="the OCI image volume is mounted at /mnt/models on container main",
+                f"mountPath {quote(target.model_path)} already used by volume {quote(str(mount.get('name')))}",
+                Location(path=f"{target.where}.containers"),
+                hint=f"the OCI image volume is mounted at {target.model_path} on container {target.container}",
             )
     if not any(v.get("name") == volume for v in pod.get("volumes") or []):
         reference = uri[len(OCI):] if uri.startswith(OCI) else uri
-        ensure_list(pod, "volumes").append(
-            {"name": volume, "image": {"reference": reference, "pullPolicy": "IfNotPresent"}}
-        )
+        ensure_list(pod, "volumes").append({"name": volume, "image": {"reference": reference, "pullPolicy": "IfNotPresent"}})
     if not any(m.get("name") == volume for m in main.get("volumeMounts") or []):
         ensure_list(main, "volumeMounts").append(
-            {"name": volume, "readOnly": True, "mountPath": MODEL_PATH, "subPath": "models"}
+            {"name": volume, "readOnly": True, "mountPath": target.model_path, "subPath": "models"}
         )
 
 
-def _attach_single_download(ctx: RenderContext, pod: dict[str, Any], uri: str, *, hf: bool) -> None:
-    """attachHfModelArtifact / attachS3ModelArtifact: one storage-initializer for the model."""
+def _attach_single_download(ctx: RenderContext, pod: dict[str, Any], uri: str, target: _Target, *, hf: bool) -> None:
+    """attachHfModelArtifact / attachS3ModelArtifact: one storage-initializer writing the model at the
+    volume's root (always mounted at /mnt/models on it), the volume mounted at the model path."""
     confidential = (ctx.spec.get("model") or {}).get("confidential") or {}
     container = _storage_initializer([uri, MODEL_PATH], ctx.settings.storage_initializer)
     if confidential.get("enabled"):
@@ -314,33 +339,41 @@ def _attach_single_download(ctx: RenderContext, pod: dict[str, Any], uri: str, *
             _add_or_replace_env(container, "CONFIDENTIAL_RESOURCE_ID", str(confidential["resourceId"]))
     init = _install(pod, container)
     add_model_mount(pod, INIT_NAME, PROVISION_VOLUME, MODEL_PATH, read_only=False)
-    add_model_mount(pod, MAIN, PROVISION_VOLUME, MODEL_PATH, read_only=True)
+    add_model_mount(pod, target.container, PROVISION_VOLUME, target.model_path, read_only=True)
     if hf:
         for name, value in HF_DEFAULT_ENV:
             add_env_if_absent(init, name, value)
     else:
         _inject_ca_bundle(ctx, pod, init)
+    _tokenizer_only(init, target)
 
 
-def _multi_download_or_strip(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]]) -> None:
+def _multi_download_or_strip(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]], target: _Target) -> None:
     """pvc/oci bases: hf/s3 adapters still need a storage-initializer, else a user one is dropped."""
     if pairs:
-        _attach_multi_download(ctx, pod, pairs)
+        _attach_multi_download(ctx, pod, pairs, target)
     else:
         _extract_storage_initializer(pod)
 
 
-def _attach_multi_download(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]]) -> None:
+def _attach_multi_download(ctx: RenderContext, pod: dict[str, Any], pairs: list[tuple[str, str]], target: _Target) -> None:
     """attachMultiStorageDownloads: args uri1 path1 uri2 path2 ..., the volume at the common parent."""
     parent = common_parent_path([p for _, p in pairs]) or "/"
     args = [item for pair in pairs for item in pair]
     init = _install(pod, _storage_initializer(args, ctx.settings.storage_initializer))
     add_model_mount(pod, INIT_NAME, PROVISION_VOLUME, parent, read_only=False)
-    add_model_mount(pod, MAIN, PROVISION_VOLUME, parent, read_only=True)
+    add_model_mount(pod, target.container, PROVISION_VOLUME, parent, read_only=True)
     if any(uri.startswith(HF) for uri, _ in pairs):
         for name, value in HF_DEFAULT_ENV:
             add_env_if_absent(init, name, value)
+    _tokenizer_only(init, target)
     _inject_ca_bundle(ctx, pod, init)
+
+
+def _tokenizer_only(init: dict[str, Any], target: _Target) -> None:
+    """The scheduler's tokenizer sidecar downloads only the tokenizer files."""
+    if target.container == TOKENIZER_CONTAINER:
+        add_env_if_absent(init, "STORAGE_ALLOW_PATTERNS", TOKENIZER_FILES)
 
 
 # -- storage-initializer ---------------------------------------------------------------------
@@ -418,15 +451,15 @@ def _inject_ca_bundle(ctx: RenderContext, pod: dict[str, Any], init: dict[str, A
 # -- small helpers ---------------------------------------------------------------------------
 
 
-def _require_main(pod: dict[str, Any], slot: Slot) -> dict[str, Any]:
-    main = find_container(pod.get("containers"), MAIN)
-    if main is None:
+def _require_container(pod: dict[str, Any], target: _Target) -> dict[str, Any]:
+    container = find_container(pod.get("containers"), target.container)
+    if container is None:
         raise LlmcError(
-            f"no container found with name {MAIN}",
-            Location(path=f"spec.{slot.key}.containers"),
-            hint="the model is attached to the container named main",
+            f"no container found with name {target.container}",
+            Location(path=f"{target.where}.containers"),
+            hint=f"the model is attached to the container named {target.container}",
         )
-    return main
+    return container
 
 
 def _add_mount(container: dict[str, Any], volume: str, mount_path: str, read_only: bool, sub_path: str) -> bool:
@@ -490,6 +523,21 @@ def _quantity(value: Any, what: str) -> str:
             hint="fix the storageInitializer JSON of the inferenceservice-config given to --kserve-config",
             exit_code=2,
         ) from None
+
+
+def _parent_directory(path: str) -> str:
+    """GetParentDirectory: the directory of the path, "/" for top-level paths."""
+    parent = _go_dir(path)
+    return "/" if parent in (".", "/") else parent
+
+
+def _shell_quote(text: str) -> str:
+    """ShellQuote: unchanged when only [A-Za-z0-9/._-], else single-quoted with ' as '\\''."""
+    if not text:
+        return "''"
+    if all(c.isascii() and (c.isalnum() or c in "/._-") for c in text):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _go_dir(path: str) -> str:

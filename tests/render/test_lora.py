@@ -104,7 +104,7 @@ def test_vllm_flags_prepended_with_all_limits() -> None:
     )
     pod = {"containers": [{"name": "main", "args": ["--user-flag"]}]}
     ctx = make_ctx(spec, pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["containers"][0]["args"] == [
         "--enable-lora",
         "--max-lora-rank=64",
@@ -123,7 +123,7 @@ def test_vllm_flags_without_limits() -> None:
     # TestAddLoRAVLLMArgs "nil optional fields"
     pod = {"containers": [{"name": "main", "args": ["--user-flag"]}]}
     ctx = make_ctx(spec_with([{"name": "a", "uri": "hf://o/a"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["containers"][0]["args"] == [
         "--enable-lora",
         "--lora-modules",
@@ -137,7 +137,7 @@ def test_module_json_is_go_encoded() -> None:
     # encoding/json escapes <, > and & (HTMLEscape) and quotes; the mount path is sanitised
     pod = {"containers": [{"name": "main"}]}
     ctx = make_ctx(spec_with([{"name": 'a&b<"c">', "uri": "hf://o/a"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["containers"][0]["args"][2] == """'{"name":"a\\u0026b\\u003c\\"c\\"\\u003e","path":"/mnt/lora/a-b--c--"}'"""
 
 
@@ -153,7 +153,7 @@ def test_user_supplied_lora_modules_skip_flags(main: dict[str, Any]) -> None:
     # TestUserSuppliedLoRAConfig; pvc mounts are still attached (they come first in attachLoRAAdapters)
     pod = {"containers": [dict(main)]}
     ctx = make_ctx(spec_with([{"name": "a", "uri": "pvc://claim/dir"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["containers"][0].get("args") == main.get("args")
     assert pod["containers"][0]["volumeMounts"][0]["name"] == "lora-pvc-a"
 
@@ -163,7 +163,7 @@ def test_value_from_vllm_additional_args_does_not_skip() -> None:
     main = {"name": "main", "env": [{"name": "VLLM_ADDITIONAL_ARGS", "valueFrom": {"configMapKeyRef": {"name": "c", "key": "k"}}}]}
     pod = {"containers": [main]}
     ctx = make_ctx(spec_with([{"name": "a", "uri": "hf://o/a"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["containers"][0]["args"][0] == "--enable-lora"
 
 
@@ -171,7 +171,7 @@ def test_pvc_adapter_volume_and_mount() -> None:
     # reference 02 §3.3 / §6 item 25: volume lora-pvc-<raw name> via ChildName, sanitised mount path, subPath
     pod = {"containers": [{"name": "main"}]}
     ctx = make_ctx(spec_with([{"name": "My_Adapter.v1", "uri": "pvc://lora-claim/adapters/v1"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     assert pod["volumes"] == [{"name": "lora-pvc-My_Adapter.v1", "persistentVolumeClaim": {"claimName": "lora-claim"}}]
     assert pod["containers"][0]["volumeMounts"] == [
         {"name": "lora-pvc-My_Adapter.v1", "readOnly": True, "mountPath": "/mnt/lora/My_Adapter.v1", "subPath": "adapters/v1"}
@@ -183,7 +183,7 @@ def test_pvc_adapter_volume_name_uses_child_name() -> None:
     name = "a" * 60
     pod = {"containers": [{"name": "main"}]}
     ctx = make_ctx(spec_with([{"name": name, "uri": "pvc://claim"}]), pod)
-    lora.apply(ctx, pod, Slot("template", ctx.spec))
+    lora.attach(ctx, pod, "spec.template")
     volume = pod["volumes"][0]
     assert volume["name"] == child_name("lora-pvc-", name)
     assert len(volume["name"]) <= 63
@@ -194,7 +194,7 @@ def test_missing_main_is_an_error() -> None:
     pod = {"containers": [{"name": "sidecar"}]}
     ctx = make_ctx(spec_with([{"name": "a", "uri": "hf://o/a"}]), pod)
     with pytest.raises(LlmcError, match='no container "main" in pod spec for LoRA injection'):
-        lora.apply(ctx, pod, Slot("template", ctx.spec))
+        lora.attach(ctx, pod, "spec.template")
 
 
 def test_storage_runs_lora_last_after_pvc_model() -> None:

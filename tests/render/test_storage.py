@@ -31,9 +31,9 @@ HF_DEFAULTS = [
 CA_SETTINGS = {"caBundleConfigMapName": "global-s3-custom-certs", "caBundleVolumeMountPath": "/path/to/globalcerts"}
 
 
-def run(
+def make_ctx(
     uri: str,
-    pod: dict[str, Any] | None = None,
+    pod: dict[str, Any],
     *,
     spec_extra: dict[str, Any] | None = None,
     storage_settings: dict[str, Any] | None = None,
@@ -41,9 +41,7 @@ def run(
     labels: dict[str, str] | None = None,
     annotations: dict[str, str] | None = None,
     adapters: list[dict[str, Any]] | None = None,
-    key: str = "template",
-) -> dict[str, Any]:
-    pod = pod if pod is not None else {"containers": [{"name": "main"}]}
+) -> RenderContext:
     model: dict[str, Any] = {"uri": uri}
     if adapters:
         model["lora"] = {"adapters": adapters}
@@ -59,7 +57,27 @@ def run(
         settings = replace(settings, storage_initializer={**settings.storage_initializer, **storage_settings})
     ctx = RenderContext(service, spec, settings, RenderOptions(), Findings(f"{namespace}/svc"))
     ctx.lora_adapters = lora.enumerate_adapters(spec, service)
-    storage.apply(ctx, pod, Slot(key, spec))
+    return ctx
+
+
+def run(
+    uri: str,
+    pod: dict[str, Any] | None = None,
+    *,
+    spec_extra: dict[str, Any] | None = None,
+    storage_settings: dict[str, Any] | None = None,
+    namespace: str = "ns",
+    labels: dict[str, str] | None = None,
+    annotations: dict[str, str] | None = None,
+    adapters: list[dict[str, Any]] | None = None,
+    key: str = "template",
+) -> dict[str, Any]:
+    pod = pod if pod is not None else {"containers": [{"name": "main"}]}
+    ctx = make_ctx(
+        uri, pod, spec_extra=spec_extra, storage_settings=storage_settings, namespace=namespace,
+        labels=labels, annotations=annotations, adapters=adapters,
+    )
+    storage.apply(ctx, pod, Slot(key, ctx.spec))
     return pod
 
 
@@ -606,3 +624,88 @@ def test_go_null_lists_behave_like_absent(uri: str) -> None:
     run(uri, pod, storage_settings=CA_SETTINGS)
     assert pod["volumes"]
     assert pod["containers"][0]["volumeMounts"]
+
+
+# --- other containers: the scheduler's tokenizer sidecar (scheduler.go: "tokenizer", /mnt/models/base, no LoRA) ---
+
+TOKENIZER_FILES = (
+    '["tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", '
+    '"merges.txt", "config.json", "generation_config.json"]'
+)
+
+
+def attach_tokenizer(uri: str, **kwargs: Any) -> dict[str, Any]:
+    pod = {"containers": [{"name": "main"}, {"name": "tokenizer"}]}
+    ctx = make_ctx(uri, pod, **kwargs)
+    storage.attach(ctx, pod, container="tokenizer", model_path="/mnt/models/base", lora=False, where="spec.router.scheduler.template")
+    return pod
+
+
+def test_tokenizer_hf_download() -> None:
+    # attachStorageInitializer: args and init mount use /mnt/models, the target mounts at its model path;
+    # tokenizerOnlyDownload env comes after the HF defaults; adapters are ignored without LoRA
+    pod = attach_tokenizer("hf://org/model", adapters=[{"name": "a", "uri": "hf://org/a"}])
+    init = container(pod, INIT, init=True)
+    assert init["args"] == ["hf://org/model", "/mnt/models"]
+    assert init["volumeMounts"] == [{"name": VOLUME, "mountPath": "/mnt/models"}]
+    assert init["env"] == HF_DEFAULTS + [{"name": "STORAGE_ALLOW_PATTERNS", "value": TOKENIZER_FILES}]
+    assert container(pod, "tokenizer")["volumeMounts"] == [{"name": VOLUME, "readOnly": True, "mountPath": "/mnt/models/base"}]
+    assert container(pod, "main") == {"name": "main"}
+
+
+def test_tokenizer_s3_download_after_ca_bundle() -> None:
+    pod = attach_tokenizer("s3://b/m", storage_settings=CA_SETTINGS)
+    assert [e["name"] for e in container(pod, INIT, init=True)["env"]] == [
+        "CA_BUNDLE_CONFIGMAP_NAME",
+        "CA_BUNDLE_VOLUME_MOUNT_POINT",
+        "STORAGE_ALLOW_PATTERNS",
+    ]
+
+
+def test_main_container_never_gets_tokenizer_patterns() -> None:
+    # only the container named "tokenizer" (the scheduler sidecar) is limited to tokenizer files
+    pod = run("hf://org/model")
+    assert "STORAGE_ALLOW_PATTERNS" not in [e["name"] for e in container(pod, INIT, init=True)["env"]]
+
+
+def test_tokenizer_modelcar_at_nested_path() -> None:
+    # TestModelcarCommand "NonDefaultSafePath produces mkdir with unquoted paths"; volume at the parent
+    pod = attach_tokenizer("oci://registry.io/m:1")
+    sidecar = container(pod, "modelcar")
+    assert sidecar["args"][2] == "mkdir -p /mnt/models && ln -sf /proc/$$$$/root/models /mnt/models/base && sleep infinity"
+    assert sidecar["volumeMounts"] == [{"name": VOLUME, "mountPath": "/mnt/models"}]
+    assert container(pod, "tokenizer")["volumeMounts"] == [{"name": VOLUME, "mountPath": "/mnt/models"}]
+    assert container(pod, "tokenizer")["env"] == [{"name": "MODEL_INIT_MODE", "value": "async"}]
+
+
+def test_tokenizer_oci_native_volume_name_from_path() -> None:
+    # GetVolumeNameFromPath("/mnt/models/base") == "mnt-models-base"
+    pod = attach_tokenizer("oci+native://registry.io/m:1")
+    assert pod["volumes"] == [{"name": "mnt-models-base", "image": {"reference": "registry.io/m:1", "pullPolicy": "IfNotPresent"}}]
+    assert container(pod, "tokenizer")["volumeMounts"] == [
+        {"name": "mnt-models-base", "readOnly": True, "mountPath": "/mnt/models/base", "subPath": "models"}
+    ]
+
+
+def test_missing_target_container() -> None:
+    pod = {"containers": [{"name": "main"}]}
+    ctx = make_ctx("oci://r/i:t", pod)
+    with pytest.raises(LlmcError) as err:
+        storage.attach(ctx, pod, container="tokenizer", model_path="/mnt/models/base", lora=False, where="spec.router.scheduler.template")
+    assert err.value.message == "no container found with name tokenizer"
+    assert err.value.location is not None and err.value.location.path == "spec.router.scheduler.template.containers"
+
+
+@pytest.mark.parametrize(
+    ("model_path", "command"),
+    [
+        # TestModelcarCommand
+        ("/mnt/models", "ln -sf /proc/$$$$/root/models /mnt/models && sleep infinity"),
+        ("/mnt/my models/base", "mkdir -p '/mnt/my models' && ln -sf /proc/$$$$/root/models '/mnt/my models/base' && sleep infinity"),
+        ("/mnt/it's/model", "mkdir -p '/mnt/it'\\''s' && ln -sf /proc/$$$$/root/models '/mnt/it'\\''s/model' && sleep infinity"),
+    ],
+)
+def test_modelcar_command_quotes_paths(model_path: str, command: str) -> None:
+    pod = {"containers": [{"name": "main"}]}
+    storage.attach(make_ctx("oci://r/i:t", pod), pod, container="main", model_path=model_path, lora=False)
+    assert container(pod, "modelcar")["args"] == ["sh", "-c", command]
