@@ -1,10 +1,12 @@
-"""Model artifacts on one pod spec: the controller's `attachModelArtifacts` for container `main`.
+"""Model artifacts on one pod spec: the controller's `attachModelArtifacts`.
 
 Reference 02 §3.2 and §6 items 18-25; KServe `workload_storage.go` and `pkg/utils/storage.go`.
 The model URI is read as Go does (`url.Parse(...).String()`, `llmc.gourl`), then dispatched
 on its scheme: `pvc://` mounts the claim (C1), `hf://`/`s3://` add the storage-initializer
 (C2), `oci://` a modelcar (C3) or an image volume (C4, also `oci+native://`), and hf/s3 LoRA
 adapters turn the download into one multi-URI storage-initializer (C5). LoRA runs last.
+Workload pods use container `main` and /mnt/models (`apply`); the scheduler's tokenizer
+sidecar uses `attach` with its own container and path.
 
 The controller reads cluster state here; llmc renders a *new* object in a namespace whose
 ServiceAccount is readable and carries no annotations and no `secrets:`:
