@@ -1,0 +1,3 @@
+module tmplrun
+
+go 1.22
