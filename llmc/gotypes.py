@@ -1105,7 +1105,6 @@ class GoType:
 class _Model:
     spec: GoType
     object_meta: GoType
-    types: dict[str, GoType]
 
 
 def _display(type_id: str) -> str:
@@ -1175,7 +1174,7 @@ class _Builder:
 @cache
 def _model() -> _Model:
     structs = _Builder().build()
-    return _Model(structs["kserve.LLMInferenceServiceSpec"], structs["meta.ObjectMeta"], structs)
+    return _Model(structs["kserve.LLMInferenceServiceSpec"], structs["meta.ObjectMeta"])
 
 
 def spec_type() -> GoType:
@@ -1186,11 +1185,6 @@ def spec_type() -> GoType:
 def object_meta_type() -> GoType:
     """`v1.ObjectMeta` (k8s.io/apimachinery meta/v1)."""
     return _model().object_meta
-
-
-def struct_types() -> dict[str, GoType]:
-    """Every struct of the model by table id (`core.PodSpec`, `kserve.WorkloadSpec`, ...)."""
-    return dict(_model().types)
 
 
 def field_by_json(t: GoType, name: str) -> GoField | None:
@@ -1237,7 +1231,7 @@ _SCALAR_ZERO: dict[str, Any] = {
 }
 
 
-def _empty(t: GoType, value: Any) -> bool:
+def is_empty(t: GoType, value: Any) -> bool:
     """Go's isEmptyValue on an encoded value (the `omitempty` test); structs are never empty."""
     kind = t.kind
     if kind in ("pointer", "slice", "map", "any"):
@@ -1333,7 +1327,7 @@ def _encode_struct(t: GoType, value: Any, path: str) -> dict[str, Any]:
             continue
         else:
             encoded = _encode(f.type, hit[1], sub)
-        if f.omitempty and _empty(f.type, encoded):
+        if f.omitempty and is_empty(f.type, encoded):
             continue
         out[name] = encoded
     return out
@@ -1473,7 +1467,7 @@ def strip_nulls(value: Any, t: GoType | None = None) -> Any:
         if t.kind == "pointer":
             t = t.elem
         if t is not None and t.kind in ("raw", "any"):
-            return _copy(value)
+            return copy_json(value)
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -1494,9 +1488,10 @@ def strip_nulls(value: Any, t: GoType | None = None) -> Any:
     return value
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars); much faster than copy.deepcopy."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     return value

@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import LlmcError
-from .gotypes import GoType, _copy, _empty, project, spec_type, zero_json
+from .gotypes import GoType, copy_json, is_empty, project, spec_type, zero_json
 
 _SET_DEFAULTS_PATHS = (
     ("template",),
@@ -57,7 +57,7 @@ def merge_specs(*specs: dict[str, Any], projected: bool = False) -> dict[str, An
     """
     if not specs:
         return zero_json(spec_type())
-    result = _copy(specs[0]) if projected else project(specs[0])
+    result = copy_json(specs[0]) if projected else project(specs[0])
     for overlay in specs[1:]:
         patch = overlay_patch(overlay if projected else project(overlay))
         try:
@@ -127,14 +127,14 @@ def _merge_struct(t: GoType, base: dict[str, Any], patch: dict[str, Any]) -> dic
             if value is None:
                 # deleted from the base; Go re-encodes a non-omitempty field as its zero value
                 zero = zero_json(f.type)
-                if not f.omitzero and not (f.omitempty and _empty(f.type, zero)):
+                if not f.omitzero and not (f.omitempty and is_empty(f.type, zero)):
                     out[name] = zero
             elif name in base:
                 out[name] = _merge_value(f.type, base[name], value)
             else:
-                out[name] = _copy(value)
+                out[name] = copy_json(value)
         elif name in base:
-            out[name] = _copy(base[name])
+            out[name] = copy_json(base[name])
     return out
 
 
@@ -145,24 +145,24 @@ def _merge_value(t: GoType, base: Any, patch: Any) -> Any:
     if kind == "struct" and isinstance(base, dict) and isinstance(patch, dict):
         return _merge_struct(t, base, patch)
     if kind == "map" and isinstance(base, dict) and isinstance(patch, dict):
-        merged = {k: _copy(v) for k, v in base.items()}
+        merged = {k: copy_json(v) for k, v in base.items()}
         for key, value in patch.items():
             if value is None:
                 merged.pop(key, None)
             elif key in merged:
                 merged[key] = _merge_value(t.elem, merged[key], value)
             else:
-                merged[key] = _copy(value)
+                merged[key] = copy_json(value)
         return {k: merged[k] for k in sorted(merged)}
     if kind == "slice" and isinstance(base, list) and isinstance(patch, list):
         if t.merge_key is not None:
             return _merge_keyed(t.elem, t.merge_key, base, patch)
         if t.set_merge:
             return _merge_scalar_set(base, patch)
-        return _copy(patch)
+        return copy_json(patch)
     if kind in ("raw", "any") and isinstance(base, dict) and isinstance(patch, dict):
         return _merge_raw(base, patch)
-    return _copy(patch)
+    return copy_json(patch)
 
 
 def _merge_keyed(elem: GoType, key: str, base: list[Any], patch: list[Any]) -> list[Any]:
@@ -176,7 +176,7 @@ def _merge_keyed(elem: GoType, key: str, base: list[Any], patch: list[Any]) -> l
     """
     if not base and not patch:
         return []
-    merged = [_copy(item) for item in base]
+    merged = [copy_json(item) for item in base]
     for item in patch:
         if not isinstance(item, dict) or key not in item:
             raise _PatchError(f"map: {go_value(item)} does not contain declared merge key: {key}")
@@ -184,7 +184,7 @@ def _merge_keyed(elem: GoType, key: str, base: list[Any], patch: list[Any]) -> l
         if index >= 0:
             merged[index] = _merge_struct(elem, merged[index], item)
         else:
-            merged.append(_copy(item))
+            merged.append(copy_json(item))
     in_patch: list[Any] = []
     base_only: list[Any] = []
     for item in merged:
@@ -254,14 +254,14 @@ def _merge_raw(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     Go walks the patch map in random order; llmc walks it in key order, so with
     several conflicting keys the first in key order is the one reported.
     """
-    merged = {k: _copy(v) for k, v in base.items()}
+    merged = {k: copy_json(v) for k, v in base.items()}
     for key in sorted(patch):
         value = patch[key]
         if value is None:
             merged.pop(key, None)
             continue
         if key not in merged or _go_type(merged[key]) != _go_type(value):
-            merged[key] = _copy(value)
+            merged[key] = copy_json(value)
             continue
         if isinstance(value, (dict, list)):
             raise _PatchError(f'unable to find api field in struct RawExtension for the json field "{key}"')

@@ -403,7 +403,7 @@ specs = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(specs, st.booleans())
 def test_projection_is_idempotent(spec: dict[str, Any], overlay: bool) -> None:
     once = project(spec, overlay=overlay)
