@@ -1,5 +1,358 @@
-"""GitOps commands registered on llmc's typer app: explain, krm, kustomize-plugin, argocd-generate, schema."""
+"""GitOps commands on llmc's typer app: explain, krm, kustomize-plugin, argocd-generate, schema.
+
+CLI layer: this module reads stdin, files and the environment and writes
+stdout/stderr; the logic lives in llmc.explain, llmc.krm and llmc.schema_export.
+Every command keeps stdout for its result only (a manifest stream, a
+ResourceList, a schema) and writes findings, logs and errors to stderr, so it
+can feed kubectl, kustomize, kpt and Argo CD directly.
+"""
 
 from __future__ import annotations
 
-from .cli import app  # noqa: F401  (commands register themselves on it below)
+import json
+import os
+import sys
+from dataclasses import replace
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .cli import FilesOpt, _fail, _request, _stderr, app
+from .krm import RenderConfig
+
+PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
+PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")]
+KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
+NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
+SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
+ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")]
+KubeVersionOpt = Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")]
+DraApiOpt = Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")]
+
+# ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
+ARGOCD_ENV_PREFIX = "ARGOCD_ENV_LLMC_"
+ARGOCD_KEYS = {
+    "FILES": "files",
+    "PRESETS": "presets",
+    "PRESET_SET": "presetSet",
+    "KSERVE_CONFIG": "kserveConfig",
+    "NAMESPACE": "namespace",
+    "SYSTEM_NAMESPACE": "systemNamespace",
+    "STRICT": "strict",
+    "API_VERSIONS": "apiVersions",
+    "KUBE_VERSION": "kubeVersion",
+    "DRA_API": "draApi",
+    "OWNER_REFERENCES": "ownerReferences",
+}
+
+
+class ExplainOutput(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _print_findings(findings) -> None:
+    from .report import format_finding
+
+    console = _stderr()
+    for finding in findings:
+        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+        console.print(format_finding(finding), markup=False, style=style, soft_wrap=True)
+
+
+def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
+    """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files."""
+    from .pipeline import compile_request
+
+    request = _request(
+        list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
+        config.namespace, config.system_namespace, config.owner_references,
+        list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
+    )
+    if inputs:
+        request = replace(request, inputs=[*inputs, *request.inputs])
+    return request, compile_request(request)
+
+
+def _findings(outputs) -> list:
+    return sorted(f for out in outputs for f in out.resolved.findings.items)
+
+
+def _has_warnings(findings) -> bool:
+    return any(f.severity == "warning" for f in findings)
+
+
+# --------------------------------------------------------------------------- explain
+
+
+@app.command()
+def explain(
+    filename: FilesOpt,
+    presets: PresetsOpt = None,
+    preset_set: PresetSetOpt = None,
+    kserve_config: KserveConfigOpt = None,
+    namespace: NamespaceOpt = "default",
+    system_namespace: SystemNamespaceOpt = "kserve",
+    api_versions: ApiVersionsOpt = None,
+    kube_version: KubeVersionOpt = None,
+    dra_api: DraApiOpt = "resource.k8s.io/v1",
+    cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
+    output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
+) -> None:
+    """Explain each service: presets applied, why each object exists, where each field came from, findings, URL."""
+    from .errors import ErrorList, LlmcError
+    from .explain import cluster_from, explain as build, format_text
+    from .inputs import read_documents
+
+    sources: dict[str, str] = {}
+    config = RenderConfig(
+        files=tuple(filename), presets=tuple(presets or ()), preset_set=preset_set, kserve_config=kserve_config,
+        namespace=namespace, system_namespace=system_namespace, api_versions=tuple(api_versions or ()),
+        kube_version=kube_version, dra_api=dra_api,
+    )
+    try:
+        state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
+        request, outputs = _compile(config, sources)
+        doc = build(outputs, request, state)
+    except ErrorList as errs:
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        _fail([err], sources)
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if output is ExplainOutput.json else format_text(doc)
+    sys.stdout.write(text)
+
+
+# --------------------------------------------------------------------------- kustomize exec plugin
+
+
+@app.command("kustomize-plugin")
+def kustomize_plugin(
+    config_file: Annotated[str, typer.Argument(help="The LLMRender object kustomize passes to its exec plugins.")],
+) -> None:
+    """Run as kustomize's exec generator plugin for `llmc.dev/v1alpha1 LLMRender` (see docs/kustomize/)."""
+    from .emit import to_yaml
+    from .errors import ErrorList, LlmcError
+    from .inputs import read_text
+    from .kinds import sort_objects
+    from .krm import parse_config
+    from .load import load_text
+
+    sources: dict[str, str] = {}
+    label = "LLMRender config"
+    try:
+        text = read_text(config_file)
+        sources[label] = text
+        docs = load_text(text, label)
+        if len(docs) != 1:
+            raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
+        config = parse_config(docs[0].obj, docs[0])
+        _, outputs = _compile(config, sources)
+    except ErrorList as errs:
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        _fail([err], sources)
+    findings = _findings(outputs)
+    _print_findings(findings)
+    if config.strict and _has_warnings(findings):
+        raise typer.Exit(1)
+    sys.stdout.write(to_yaml(sort_objects([o for out in outputs for o in out.objects])))
+
+
+# --------------------------------------------------------------------------- KRM function
+
+
+@app.command()
+def krm() -> None:
+    """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
+
+    LLMInferenceService(Config) items are replaced by what they render to,
+    ConfigMaps are read and kept, other items pass through; errors and findings
+    become `results`; exit 1 on error.
+    """
+    import yaml
+
+    from .emit import to_yaml
+    from .errors import ErrorList, LlmcError
+    from .kinds import sort_objects
+    from .krm import (
+        RESOURCE_LIST_APIS, RESOURCE_LIST_KIND, error_result, finding_result, item_documents, item_label,
+        parse_config, partition, resource_list,
+    )
+    from .load import load_text
+
+    text = sys.stdin.read()
+    sources = {"<stdin>": text}
+    items: list[dict[str, Any]] = []
+    api_version = RESOURCE_LIST_APIS[0]
+
+    def fail(errors: list[LlmcError]) -> None:
+        by_label = {item_label(i): obj for i, obj in enumerate(items)}
+        results = [error_result(e, by_label) for e in errors]
+        sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
+        from .report import emit_errors
+
+        emit_errors(errors, sources, _stderr())
+        raise typer.Exit(1)
+
+    try:
+        docs = load_text(text, "<stdin>")
+        envelope = yaml.load(text, Loader=yaml.CSafeLoader) if text.strip() else None
+        if not isinstance(envelope, dict) or envelope.get("kind") != RESOURCE_LIST_KIND or envelope.get("apiVersion") not in RESOURCE_LIST_APIS:
+            raise LlmcError(
+                "llmc krm reads one ResourceList on stdin",
+                hint=f"apiVersion {' or '.join(RESOURCE_LIST_APIS)}, kind {RESOURCE_LIST_KIND}; "
+                "kustomize and kpt send one; to render files use `llmc render`",
+            )
+        api_version = envelope["apiVersion"]
+        items = [d.obj for d in docs]
+        fn_config = envelope.get("functionConfig")
+        config = parse_config(_plain(fn_config) if fn_config is not None else None)
+        inputs, kept = partition(item_documents(docs))
+        _, outputs = _compile(config, sources, inputs)
+    except ErrorList as errs:
+        fail(errs.errors)
+    except LlmcError as err:
+        fail([err])
+    findings = _findings(outputs)
+    services = {out.key: out.resolved.service for out in outputs}
+    results = [finding_result(f, services.get(f.service)) for f in findings]
+    if config.strict and _has_warnings(findings):
+        sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
+        raise typer.Exit(1)
+    rendered = sort_objects([o for out in outputs for o in out.objects])
+    sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
+
+
+def _plain(value: Any) -> Any:
+    """The functionConfig as JSON data (YAML timestamps in its metadata become strings)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+# --------------------------------------------------------------------------- Argo CD
+
+
+@app.command("argocd-generate")
+def argocd_generate() -> None:
+    """Run as an Argo CD Config Management Plugin's generate command (see docs/argocd/).
+
+    Reads the application folder (the working directory), renders its
+    LLMInferenceService(Config) objects and writes them, with every other object
+    of the folder, to stdout. Options come from ARGOCD_ENV_LLMC_* variables,
+    ARGOCD_APP_NAMESPACE, KUBE_VERSION and KUBE_API_VERSIONS.
+    """
+    from .emit import to_yaml
+    from .errors import ErrorList, LlmcError
+    from .inputs import read_documents
+    from .kinds import sort_objects
+    from .krm import partition
+
+    sources: dict[str, str] = {}
+    root = Path.cwd().resolve()
+    try:
+        config = argocd_config(dict(os.environ))
+        excluded = {_inside(root, p) for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
+        files = [f for f in _app_files(root, config.files or (".",)) if not any(f == e or e in f.parents for e in excluded)]
+        docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
+        inputs, kept = partition(docs)
+        _, outputs = _compile(replace(config, files=()), sources, inputs)
+    except ErrorList as errs:
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        _fail([err], sources)
+    findings = _findings(outputs)
+    _print_findings(findings)
+    if config.strict and _has_warnings(findings):
+        raise typer.Exit(1)
+    objects = sort_objects([*kept, *(o for out in outputs for o in out.objects)])
+    sys.stderr.write(
+        f"llmc: rendered {len(outputs)} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
+        f"{len(kept)} other object(s) passed through\n"
+    )
+    sys.stdout.write(to_yaml(objects))
+
+
+def argocd_config(env: dict[str, str]) -> RenderConfig:
+    """The render options from an Argo CD plugin environment (see docs/gitops.md)."""
+    from .krm import config_from_strings
+
+    values = {key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items() if ARGOCD_ENV_PREFIX + name in env}
+    defaults = {"namespace": env.get("ARGOCD_APP_NAMESPACE", ""), "kubeVersion": env.get("KUBE_VERSION", ""),
+                "apiVersions": env.get("KUBE_API_VERSIONS", "")}
+    for key, value in defaults.items():
+        if not values.get(key, "").strip():
+            values[key] = value
+    return config_from_strings(values, "Argo CD environment")
+
+
+def _inside(root: Path, path: str) -> Path:
+    """`path` resolved, which must stay inside the application folder: the plugin runs for
+    whoever can create an Application, and must not read the sidecar's other files."""
+    from .errors import LlmcError, Location
+
+    resolved = (root / path).resolve()
+    if resolved != root and root not in resolved.parents:
+        raise LlmcError(f"{path} is outside the application folder", Location(path), hint="use paths inside the application's source path", exit_code=2)
+    return resolved
+
+
+def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
+    """Manifest files under `paths`, sorted; folders are walked, skipping hidden files and folders (.git, .github)."""
+    from .errors import LlmcError, Location
+    from .inputs import SUFFIXES
+
+    out: list[Path] = []
+    for raw in paths:
+        path = _inside(root, raw)
+        if path.is_dir():
+            out += sorted(
+                p for p in path.rglob("*")
+                if p.is_file() and p.suffix in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
+            )
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+    return list(dict.fromkeys(out))
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@app.command()
+def schema(
+    out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform: {kind}-{group}-{version}.json per kind.")] = None,
+    single: Annotated[Optional[str], typer.Option("--single", help="One file for yaml-language-server's $schema (all kinds). - for stdout.")] = None,
+) -> None:
+    """Write JSON Schemas for LLMInferenceService and LLMInferenceServiceConfig (the single file on stdout by default)."""
+    from .errors import LlmcError
+    from .resources import data_dir
+    from .schema_export import KINDS, crd_file, kubeconform_files, single_file
+
+    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS)}
+    try:
+        if out is not None:
+            folder = Path(out)
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, content in kubeconform_files(crds).items():
+                _write_json(folder / name, content)
+                sys.stderr.write(f"wrote {folder / name}\n")
+        if single not in (None, "-"):
+            _write_json(Path(single), single_file(crds))
+            sys.stderr.write(f"wrote {single}\n")
+    except OSError as exc:
+        _fail([LlmcError(f"cannot write schema: {exc.strerror}: {exc.filename}", exit_code=2)], {})
+    if single == "-" or (out is None and single is None):
+        sys.stdout.write(_json_text(single_file(crds)))
+
+
+def _json_text(content: dict[str, Any]) -> str:
+    return json.dumps(content, indent=1, ensure_ascii=False) + "\n"
+
+
+def _write_json(path: Path, content: dict[str, Any]) -> None:
+    """Write through a temporary sibling and rename: readers never see half a schema."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(_json_text(content), encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,243 @@
+"""llmc inside KRM pipelines: the `LLMRender` config object and the ResourceList contract.
+
+One configuration serves the kustomize exec plugin (a generator whose config is
+an `LLMRender` object), the KRM function (`functionConfig` is an `LLMRender`
+or a ConfigMap with the same keys in `data`) and the Argo CD plugin (the same
+keys from `ARGOCD_ENV_LLMC_*` variables). Field names are documented in
+docs/gitops.md.
+
+Items follow one rule wherever a stream of objects comes in (KRM `items`, an
+Argo CD application folder): `LLMInferenceService` and
+`LLMInferenceServiceConfig` objects are inputs and are replaced by what they
+render to; ConfigMaps are inputs (a scheduler `config.ref` may name them) and
+stay in the output; every other object passes through untouched.
+
+Everything here is pure: the CLI layer (llmc/gitops_cli.py) reads stdin, files
+and the environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LlmcError, Location
+from .findings import Finding
+from .load import Document
+
+CONFIG_API = "llmc.dev/v1alpha1"
+CONFIG_KIND = "LLMRender"
+RESOURCE_LIST_APIS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
+RESOURCE_LIST_KIND = "ResourceList"
+SERVING_GROUP = "serving.kserve.io/"
+INPUT_KINDS = ("LLMInferenceService", "LLMInferenceServiceConfig")
+PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
+INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """The options of one render, as `llmc render` flags name them."""
+
+    files: tuple[str, ...] = ()
+    presets: tuple[str, ...] = ()
+    preset_set: str | None = None
+    kserve_config: str | None = None
+    namespace: str = "default"
+    system_namespace: str = "kserve"
+    strict: bool = False
+    api_versions: tuple[str, ...] = ()
+    kube_version: str | None = None
+    dra_api: str = "resource.k8s.io/v1"
+    owner_references: bool = False
+
+
+# config key -> (RenderConfig field, type)
+FIELDS: dict[str, tuple[str, type]] = {
+    "files": ("files", list),
+    "presets": ("presets", list),
+    "presetSet": ("preset_set", str),
+    "kserveConfig": ("kserve_config", str),
+    "namespace": ("namespace", str),
+    "systemNamespace": ("system_namespace", str),
+    "strict": ("strict", bool),
+    "apiVersions": ("api_versions", list),
+    "kubeVersion": ("kube_version", str),
+    "draApi": ("dra_api", str),
+    "ownerReferences": ("owner_references", bool),
+}
+
+
+def parse_config(obj: dict[str, Any] | None, doc: Document | None = None) -> RenderConfig:
+    """A RenderConfig from an `LLMRender` object or a ConfigMap carrying the same keys in `data`.
+
+    `None` (no functionConfig) means the defaults. Unknown keys are errors: a
+    misspelt option must not be ignored silently.
+    """
+    if obj is None:
+        return RenderConfig()
+    kind, api = obj.get("kind"), obj.get("apiVersion")
+    if kind == "ConfigMap" and api == "v1":
+        data = obj.get("data") or {}
+        return _config(data, ("data",), doc, from_strings=True)
+    if kind == CONFIG_KIND and api == CONFIG_API:
+        fields = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
+        return _config(fields, (), doc, from_strings=False)
+    raise LlmcError(
+        f"llmc takes an {CONFIG_API} {CONFIG_KIND} or a v1 ConfigMap as its config, not {api} {kind}",
+        _where(doc, ("kind",)),
+        hint=f"apiVersion: {CONFIG_API}, kind: {CONFIG_KIND}, with the keys {', '.join(FIELDS)}",
+    )
+
+
+def config_from_strings(values: dict[str, str], source: str) -> RenderConfig:
+    """A RenderConfig from string values (environment variables); lists are comma-separated."""
+    return _config(values, (), None, from_strings=True, source=source)
+
+
+def _config(values: dict[str, Any], prefix: tuple, doc: Document | None, *, from_strings: bool, source: str = "") -> RenderConfig:
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        where = _where(doc, (*prefix, key)) if doc else Location(source, path=key)
+        if key not in FIELDS:
+            raise LlmcError(f"unknown llmc option {key!r}", where, hint=f"known options: {', '.join(FIELDS)}")
+        name, kind = FIELDS[key]
+        if from_strings and isinstance(value, str) and not value.strip():
+            continue  # an empty value (an unset ARGOCD_ENV_ variable, an empty data key) means the default
+        kwargs[name] = _value(key, value, kind, where, from_strings)
+    return RenderConfig(**kwargs)
+
+
+def _value(key: str, value: Any, kind: type, where: Location, from_strings: bool) -> Any:
+    if from_strings:
+        if not isinstance(value, str):
+            raise LlmcError(f"{key} must be a string", where)
+        if kind is list:
+            return tuple(part.strip() for part in value.replace("\n", ",").split(",") if part.strip())
+        if kind is bool:
+            if value.strip().lower() not in ("true", "false"):
+                raise LlmcError(f"{key} must be true or false, not {value!r}", where)
+            return value.strip().lower() == "true"
+        return value.strip()
+    if kind is list:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise LlmcError(f"{key} must be a list of strings", where)
+        return tuple(value)
+    if not isinstance(value, kind):
+        raise LlmcError(f"{key} must be a {'boolean' if kind is bool else 'string'}", where)
+    return value
+
+
+def _where(doc: Document | None, path: tuple) -> Location | None:
+    return doc.locate(path) if doc is not None else None
+
+
+# --------------------------------------------------------------------------- items
+
+
+def is_input(obj: dict[str, Any]) -> bool:
+    """An object llmc renders away (any serving.kserve.io version, so that a wrong one gets its hint)."""
+    return obj.get("kind") in INPUT_KINDS and str(obj.get("apiVersion", "")).startswith(SERVING_GROUP)
+
+
+def is_configmap(obj: dict[str, Any]) -> bool:
+    return obj.get("kind") == "ConfigMap" and obj.get("apiVersion") == "v1"
+
+
+def partition(docs: list[Document]) -> tuple[list[Document], list[dict[str, Any]]]:
+    """(llmc inputs, objects for the output): inputs are consumed, ConfigMaps are both, the rest passes through."""
+    inputs: list[Document] = []
+    kept: list[dict[str, Any]] = []
+    for doc in docs:
+        if is_input(doc.obj):
+            inputs.append(doc)
+            continue
+        if is_configmap(doc.obj):
+            inputs.append(doc)
+        kept.append(doc.obj)
+    return inputs, kept
+
+
+def item_documents(docs: list[Document]) -> list[Document]:
+    """ResourceList items as input documents labelled `items[i]`.
+
+    The loader's line numbers count lines of the ResourceList on stdin, which
+    nobody sees, so they are dropped: results point at the item (resourceRef,
+    its source file annotation) and the field path instead.
+    """
+    return [Document(d.obj, item_label(i), d.index, {}, {}, item=i) for i, d in enumerate(docs)]
+
+
+def item_label(index: int) -> str:
+    return f"items[{index}]"
+
+
+def resource_list(items: list[dict[str, Any]], results: list[dict[str, Any]], api_version: str = RESOURCE_LIST_APIS[0]) -> dict[str, Any]:
+    out: dict[str, Any] = {"apiVersion": api_version, "kind": RESOURCE_LIST_KIND, "items": items}
+    if results:
+        out["results"] = results
+    return out
+
+
+# --------------------------------------------------------------------------- results
+
+
+def finding_result(finding: Finding, service: dict[str, Any] | None) -> dict[str, Any]:
+    """A finding as a KRM result: warning, or info for the LLMC3xx notes."""
+    result: dict[str, Any] = {
+        "message": f"{finding.code} {finding.message}",
+        "severity": "warning" if finding.severity == "warning" else "info",
+    }
+    if service is not None:
+        result["resourceRef"] = resource_ref(service)
+    result["field"] = {"path": finding.path}
+    if service is not None and (file := source_file(service)):
+        result["file"] = file
+    result["tags"] = {"code": finding.code}
+    return result
+
+
+def error_result(err: LlmcError, items: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """An error as a KRM result; `items` maps item labels (`items[i]`) to the item objects."""
+    message = err.message + (f" (hint: {err.hint})" if err.hint else "")
+    loc = err.location
+    result: dict[str, Any] = {"message": message, "severity": "error"}
+    if loc is None:
+        return result
+    item = items.get(loc.file)
+    if item is not None:
+        result["resourceRef"] = resource_ref(item)
+    if loc.path:
+        result["field"] = {"path": loc.path}
+    if item is not None:
+        if file := source_file(item):
+            result["file"] = file
+    elif loc.file:
+        result["file"] = {"path": loc.file}
+        if loc.line is not None:
+            result["message"] = f"{loc}: {message}"
+    return result
+
+
+def resource_ref(obj: dict[str, Any]) -> dict[str, str]:
+    meta = obj.get("metadata") or {}
+    ref = {"apiVersion": str(obj.get("apiVersion", "")), "kind": str(obj.get("kind", ""))}
+    ref["name"] = str(meta.get("name", ""))
+    if meta.get("namespace"):
+        ref["namespace"] = str(meta["namespace"])
+    return ref
+
+
+def source_file(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """`{path, index}` from the annotations kustomize and kpt put on items, when present."""
+    annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    path = next((annotations[k] for k in PATH_ANNOTATIONS if k in annotations), None)
+    if path is None:
+        return None
+    out: dict[str, Any] = {"path": path}
+    index = next((annotations[k] for k in INDEX_ANNOTATIONS if k in annotations), None)
+    if isinstance(index, str) and index.isdigit():
+        out["index"] = int(index)
+    return out
