@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
-from ..findings import CODES
 from . import meta
 from .context import RenderContext
 
 KEDA_API = "keda.sh/v1alpha1"
-# Proposed finding code for "KEDA API is absent"; emitted once registered in llmc.findings.CODES.
+# Finding code for "KEDA API is absent".
 KEDA_ABSENT = "LLMC205"
 WVA_CONFIG = "autoscaling-wva-controller-config"
 ACCELERATOR = "inference.optimization/acceleratorName"
@@ -233,7 +232,7 @@ def objects(ctx: RenderContext) -> list[dict[str, Any]]:
 
 
 def _keda_capability(ctx: RenderContext, w: _Workload) -> None:
-    if ctx.options.capabilities.has(KEDA_API, "ScaledObject") or KEDA_ABSENT not in CODES:
+    if ctx.options.capabilities.has(KEDA_API, "ScaledObject"):
         return
     ctx.findings.add(
         KEDA_ABSENT,
