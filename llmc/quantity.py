@@ -28,6 +28,9 @@ FORMAT_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT = f"quantities must match the regular expression '{FORMAT_PATTERN}'"
 ERR_NUMERIC = "unable to parse numeric part of quantity"
 ERR_SUFFIX = "unable to parse quantity's suffix"
+# llmc's own limit: Go keeps any int32 exponent symbolically, exact rationals here cannot.
+_MAX_DIGITS = 400
+ERR_RANGE = f"quantity out of the range llmc supports (more than {_MAX_DIGITS} decimal digits)"
 
 BINARY, DECIMAL_SI, DECIMAL_EXPONENT = "BinarySI", "DecimalSI", "DecimalExponent"
 
@@ -83,8 +86,9 @@ def _suffix(suffix: str) -> tuple[int, int, str]:
     if len(suffix) > 1 and suffix[0] in "eE":
         digits = suffix[1:]
         body = digits[1:] if digits[0] in "+-" else digits
-        if body.isdigit() and body.isascii():
-            return 10, int(digits), DECIMAL_EXPONENT
+        if body.isdigit() and body.isascii() and len(body) < 25 and -(2**63) <= int(digits) < 2**63:
+            exponent = (int(digits) + 2**31) % 2**32 - 2**31  # Go converts the parsed int64 with int32()
+            return 10, exponent, DECIMAL_EXPONENT
     raise ValueError(ERR_SUFFIX)
 
 
@@ -96,7 +100,12 @@ def _parse(text: str) -> tuple[Fraction, str]:
         return Fraction(0), DECIMAL_SI
     positive, num, denom, suffix = _split(text)
     base, exponent, fmt = _suffix(suffix)
-    magnitude = Fraction(int(num + denom), 10 ** len(denom)) * Fraction(base) ** exponent
+    digits = (num + denom).lstrip("0")
+    if len(digits) > _MAX_DIGITS or (base == 10 and len(digits) + exponent - len(denom) > _MAX_DIGITS):
+        raise ValueError(ERR_RANGE)
+    if base == 10 and digits and len(digits) + exponent - len(denom) <= -9:
+        exponent = -9 - 1 - len(digits) + len(denom)  # below 10^-9 anyway: avoid a huge power of ten
+    magnitude = Fraction(int(digits or "0"), 10 ** len(denom)) * Fraction(base) ** exponent
     # rounded up (away from zero) to nano precision
     magnitude = Fraction(ceil(magnitude / _NANO)) * _NANO
     if fmt == BINARY:

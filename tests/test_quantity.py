@@ -163,3 +163,18 @@ def test_add_keeps_the_format_of_the_first_operand() -> None:
     assert add_quantities("10Gi", "5Gi") == "15Gi"
     assert add_quantities("1Gi", "1G") == str(2**30 + 10**9)  # binary, not a multiple of 1024
     assert add_quantities("500M", "1Gi") == "1573741824"  # decimal SI: 1573741824 has no factor 1000
+
+
+def test_exponent_is_truncated_to_int32_like_go() -> None:
+    # quantitySuffixer.interpret returns int32(parsed): 2^32 + 3 wraps to 3, 2^32 to 0
+    assert canonical_quantity("1e4294967299") == "1e3"
+    assert canonical_quantity("1e4294967296") == "1"
+    with pytest.raises(ValueError) as err:
+        parse_quantity("1e" + "9" * 30)  # beyond int64: strconv.ParseInt fails
+    assert str(err.value) == ERR_SUFFIX
+
+
+def test_tiny_values_round_up_without_huge_powers() -> None:
+    assert parse_quantity("1e-99999") == Fraction(1, 10**9)
+    with pytest.raises(ValueError):
+        parse_quantity("1e99999")  # llmc's documented limit (Go would keep it symbolically)
