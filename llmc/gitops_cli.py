@@ -348,7 +348,8 @@ def schema(
 
 
 def _json_text(content: dict[str, Any]) -> str:
-    return json.dumps(content, indent=1, ensure_ascii=False) + "\n"
+    """Compact, like schemas/crd/: the schemas run to hundreds of kilobytes."""
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _write_json(path: Path, content: dict[str, Any]) -> None:
