@@ -85,7 +85,8 @@ def go_json(value: Any, sort_keys: bool = True) -> str:
     """Go's `json.Marshal` of plain data: compact, HTML characters escaped.
 
     Maps are sorted by key as Go sorts `map[string]any`; `sort_keys=False` keeps
-    the given order, for values standing in for Go structs (see webhook.py).
+    the given order, for values standing in for Go structs llmc has no field
+    order for (see webhook.py).
     """
     if value is None:
         return "null"
@@ -105,8 +106,14 @@ def go_json(value: Any, sort_keys: bool = True) -> str:
     return "[" + ",".join(go_json(v, sort_keys) for v in value) + "]"
 
 
-def go_value(value: Any, sort_keys: bool = True) -> str:
+class GoJSON(str):
+    """A bad value already written the way Go marshals it (a Go struct; see webhook.py)."""
+
+
+def go_value(value: Any) -> str:
     """How `field.Error` prints a bad value: `%v` for numbers and bools, `%q` for strings, else JSON."""
+    if isinstance(value, GoJSON):
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -115,7 +122,7 @@ def go_value(value: Any, sort_keys: bool = True) -> str:
         return go_float_text(value)
     if isinstance(value, str):
         return go_quote(value)
-    return go_json(value, sort_keys)
+    return go_json(value)
 
 
 @dataclass(frozen=True)
@@ -131,13 +138,12 @@ class FieldError:
     path: Path
     value: Any = OMIT
     detail: str = ""
-    struct_value: bool = False  # the value stands for a Go struct: keep its key order
     hint: str | None = None
 
     def body(self) -> str:
         text = self.type
         if self.value is not OMIT:
-            text += ": " + go_value(self.value, sort_keys=not self.struct_value)
+            text += ": " + go_value(self.value)
         if self.detail:
             text += ": " + self.detail
         return text
@@ -146,8 +152,8 @@ class FieldError:
         return f"{self.field}: {self.body()}"
 
 
-def invalid(field: str, path: Path, value: Any, detail: str, struct_value: bool = False) -> FieldError:
-    return FieldError("Invalid value", field, path, value, detail, struct_value)
+def invalid(field: str, path: Path, value: Any, detail: str) -> FieldError:
+    return FieldError("Invalid value", field, path, value, detail)
 
 
 def required(field: str, path: Path, detail: str = "") -> FieldError:
