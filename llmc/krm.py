@@ -19,11 +19,13 @@ and the environment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import LlmcError, Location
-from .findings import Finding
-from .load import Document
+
+if TYPE_CHECKING:  # kept out of `llmc`'s start-up: the CLI imports this module for every command
+    from .findings import Finding
+    from .load import Document
 
 CONFIG_API = "llmc.dev/v1alpha1"
 CONFIG_KIND = "LLMRender"
@@ -167,6 +169,8 @@ def item_documents(docs: list[Document]) -> list[Document]:
     nobody sees, so they are dropped: results point at the item (resourceRef,
     its source file annotation) and the field path instead.
     """
+    from .load import Document
+
     return [Document(d.obj, item_label(i), d.index, {}, {}, item=i) for i, d in enumerate(docs)]
 
 
