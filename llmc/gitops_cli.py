@@ -266,11 +266,12 @@ def argocd_generate() -> None:
     if config.strict and _has_warnings(findings):
         raise typer.Exit(1)
     objects = sort_objects([*kept, *(o for out in outputs for o in out.objects)])
+    text = to_yaml(objects)
     sys.stderr.write(
         f"llmc: rendered {len(outputs)} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
         f"{len(kept)} other object(s) passed through\n"
     )
-    sys.stdout.write(to_yaml(objects))
+    sys.stdout.write(text)
 
 
 def argocd_config(env: dict[str, str]) -> RenderConfig:

@@ -1,0 +1,179 @@
+"""`llmc krm`: the KRM function ResourceList contract (stdin/stdout, items, functionConfig, results, exit code)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from llmc.cli import app
+from llmc.diff import diff_sets
+
+ROOT = Path(__file__).resolve().parent.parent
+KRM_EXAMPLE = ROOT / "docs" / "kustomize" / "krm"
+LAUNCHER = Path(__file__).resolve().parent / "data" / "gitops" / "bin"
+
+SERVICE = yaml.safe_load((KRM_EXAMPLE / "llama.yaml").read_text())
+SECRET = {
+    "apiVersion": "v1",
+    "kind": "Secret",
+    "metadata": {
+        "name": "hf-token",
+        "namespace": "team-a",
+        "annotations": {"internal.config.kubernetes.io/path": "hf-token.yaml", "internal.config.kubernetes.io/index": "0"},
+    },
+    "stringData": {"token": "x"},
+}
+CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "epp-config", "namespace": "team-a"}, "data": {"a": "b"}}
+LLMRENDER = {"apiVersion": "llmc.dev/v1alpha1", "kind": "LLMRender", "metadata": {"name": "llmc"}, "presetSet": "kserve-master"}
+
+
+def with_source(obj: dict, path: str, index: int = 0) -> dict:
+    obj = copy.deepcopy(obj)
+    annotations = obj["metadata"].setdefault("annotations", {})
+    annotations["internal.config.kubernetes.io/path"] = path
+    annotations["internal.config.kubernetes.io/index"] = str(index)
+    return obj
+
+
+def resource_list(items: list[dict], function_config: dict | None = LLMRENDER) -> str:
+    doc: dict = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items}
+    if function_config is not None:
+        doc["functionConfig"] = function_config
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+def krm(text: str):
+    result = CliRunner().invoke(app, ["krm"], input=text, catch_exceptions=False)
+    out = list(yaml.safe_load_all(result.stdout)) if result.stdout else []
+    assert len(out) <= 1, "stdout must hold one ResourceList"
+    return result, (out[0] if out else None)
+
+
+def render(path: Path) -> list[dict]:
+    result = CliRunner().invoke(app, ["render", "-f", str(path), "--preset-set", "kserve-master"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return [d for d in yaml.safe_load_all(result.stdout) if d]
+
+
+def test_services_are_replaced_by_their_objects_and_the_rest_passes_through() -> None:
+    result, out = krm(resource_list([SECRET, CONFIGMAP, with_source(SERVICE, "llama.yaml")]))
+    assert result.exit_code == 0, result.stderr
+    assert out["apiVersion"] == "config.kubernetes.io/v1" and out["kind"] == "ResourceList"
+    items = out["items"]
+    assert items[0] == SECRET, "pass-through items (and their internal annotations) stay as they are"
+    assert items[1] == CONFIGMAP, "ConfigMaps are read and kept"
+    assert not any(i["kind"] == "LLMInferenceService" for i in items)
+    assert diff_sets(render(KRM_EXAMPLE / "llama.yaml"), items[2:]).same
+
+
+def test_findings_become_results_pointing_at_the_service() -> None:
+    _, out = krm(resource_list([with_source(SERVICE, "svc/llama.yaml", 2)]))
+    (note,) = [r for r in out["results"] if r["tags"]["code"] == "LLMC301"]
+    assert note["severity"] == "info"
+    assert note["resourceRef"] == {
+        "apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService", "name": "llama-8b", "namespace": "team-a",
+    }
+    assert note["file"] == {"path": "svc/llama.yaml", "index": 2}
+    assert note["field"]["path"].startswith("Secret/")
+
+
+def test_errors_become_results_and_exit_1_with_the_items_unchanged() -> None:
+    bad = with_source(SERVICE, "llama.yaml")
+    bad["spec"]["replica"] = 2
+    result, out = krm(resource_list([SECRET, bad]))
+    assert result.exit_code == 1
+    assert out["items"] == [SECRET, bad]
+    (err,) = out["results"]
+    assert err["severity"] == "error"
+    assert err["message"] == 'unknown field "spec.replica"'
+    assert err["field"] == {"path": "spec.replica"}
+    assert err["file"] == {"path": "llama.yaml", "index": 0}
+    assert err["resourceRef"]["name"] == "llama-8b"
+    assert 'unknown field "spec.replica"' in result.stderr
+
+
+def test_configmap_function_config() -> None:
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "fn"}, "data": {"presetSet": "kserve-v0.20"}}
+    service = copy.deepcopy(SERVICE)
+    del service["metadata"]["namespace"]
+    config["data"]["namespace"] = "team-z"
+    result, out = krm(resource_list([service], config))
+    assert result.exit_code == 0, result.stderr
+    assert {i["metadata"].get("namespace") for i in out["items"] if i["kind"] != "ClusterRoleBinding"} == {"team-z"}
+
+
+def test_without_function_config_the_defaults_apply() -> None:
+    result, out = krm(resource_list([SERVICE], None))
+    assert result.exit_code == 0, result.stderr
+    assert any(i["kind"] == "Deployment" for i in out["items"])
+
+
+def test_bad_function_config_is_an_error_result() -> None:
+    result, out = krm(resource_list([SERVICE], {**LLMRENDER, "presetset": "x"}))
+    assert result.exit_code == 1
+    assert "unknown llmc option 'presetset'" in out["results"][0]["message"]
+
+
+def test_strict_fails_on_warnings_only() -> None:
+    strict = {**LLMRENDER, "strict": True}
+    result, _ = krm(resource_list([SERVICE], strict))
+    assert result.exit_code == 0, "notes (LLMC3xx) never fail --strict"
+    pipelined = copy.deepcopy(SERVICE)
+    pipelined["spec"]["parallelism"] = {"pipeline": 2}
+    result, out = krm(resource_list([pipelined], strict))
+    assert result.exit_code == 1
+    assert any(r["severity"] == "warning" for r in out["results"])
+    assert out["items"] == [pipelined]
+
+
+def test_files_of_the_function_config_are_read_from_the_working_directory(monkeypatch) -> None:
+    monkeypatch.chdir(KRM_EXAMPLE)
+    result, out = krm(resource_list([SECRET], {**LLMRENDER, "files": ["llama.yaml"]}))
+    assert result.exit_code == 0, result.stderr
+    assert diff_sets(render(KRM_EXAMPLE / "llama.yaml") + [SECRET], out["items"]).same
+
+
+def test_json_input_and_v1beta1_are_accepted() -> None:
+    text = json.dumps({"apiVersion": "config.kubernetes.io/v1beta1", "kind": "ResourceList", "items": [SERVICE]})
+    result, out = krm(text)
+    assert result.exit_code == 0, result.stderr
+    assert out["apiVersion"] == "config.kubernetes.io/v1beta1"
+
+
+@pytest.mark.parametrize("text", ["", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "a: [\n"])
+def test_anything_but_a_resource_list_is_an_error(text: str) -> None:
+    result, out = krm(text)
+    assert result.exit_code == 1
+    assert out["kind"] == "ResourceList" and out["items"] == []
+    assert out["results"][0]["severity"] == "error"
+
+
+def test_stdout_is_only_the_resource_list_in_a_real_process() -> None:
+    env = {**os.environ, "PATH": f"{LAUNCHER}{os.pathsep}{os.environ['PATH']}", "LLMC_PYTHON": sys.executable}
+    done = subprocess.run(["llmc", "krm"], input=resource_list([SECRET, SERVICE]), env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    (doc,) = list(yaml.safe_load_all(done.stdout))
+    assert doc["kind"] == "ResourceList"
+    assert done.stderr == ""  # findings travel as results
+
+
+@pytest.mark.skipif(shutil.which("kustomize") is None, reason="standalone kustomize is not installed "
+                    "(kubectl kustomize has no --enable-exec and skips exec functions)")
+def test_standalone_kustomize_runs_the_documented_function() -> None:
+    env = {**os.environ, "PATH": f"{LAUNCHER}{os.pathsep}{os.environ['PATH']}", "LLMC_PYTHON": sys.executable}
+    done = subprocess.run(["kustomize", "build", "--enable-alpha-plugins", "--enable-exec", str(KRM_EXAMPLE)],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    built = [d for d in yaml.safe_load_all(done.stdout) if d]
+    secret = yaml.safe_load((KRM_EXAMPLE / "hf-token.yaml").read_text())
+    assert diff_sets(render(KRM_EXAMPLE / "llama.yaml") + [secret], built).same
