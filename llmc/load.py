@@ -6,8 +6,13 @@ one pass that sees every node's position, and it lets llmc refuse what it does
 not want before building anything: anchors and aliases (so a "billion laughs"
 input stops at its first anchor), merge keys, unknown tags, duplicate keys and
 input over the size limits. Measured on the upstream presets and samples
-(237 KB): libyaml events 7 ms, ruamel.yaml round-trip load 370 ms and ruamel
-event parsing 204 ms (ruamel.yaml has no C extension in this installation).
+(237 KB): libyaml events 7 ms and llmc's whole `load_text` 13 ms, against
+ruamel.yaml's round-trip load 370 ms and its event parsing alone 204 ms
+(ruamel.yaml has no C extension in this installation).
+
+JSON input (text starting with `{` or `[`) is read as kubectl reads it, by a
+JSON decoder, which decides what is accepted (no trailing commas, no NaN); the
+same text read by the YAML parser gives the positions.
 
 Scalars are resolved the way `kubectl` reads manifests (sigs.k8s.io/yaml on
 go-yaml v2, a YAML 1.1 dialect), so llmc sees what the API server would see:
@@ -33,9 +38,8 @@ import json
 import math
 import re
 import struct
-from decimal import Decimal
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import yaml
 from yaml.events import (
@@ -263,6 +267,40 @@ def resolve_plain(text: str, json_numbers: bool = True) -> Any:
     return text
 
 
+def _shortest_digits(value: float, bits: int) -> tuple[bool, str, int]:
+    """(negative, digits, point): the shortest digits that read back as `value` at that float size.
+
+    `point` is where the decimal point goes: 123.45 is ("12345", 3), 0.001 is ("1", -2).
+    """
+    if bits == 32:
+        value = _f32(value)
+        for precision in range(9):
+            text = f"{value:.{precision}e}"
+            if _f32(float(text)) == value:
+                break
+    else:
+        text = repr(value)
+    mantissa, _, exponent = text.lstrip("-").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    all_digits = whole + fraction
+    zeros = len(all_digits) - len(all_digits.lstrip("0"))
+    digits = all_digits[zeros:].rstrip("0") or "0"
+    return text.startswith("-"), digits, len(whole) + int(exponent or 0) - zeros
+
+
+def _fixed(digits: str, point: int) -> str:
+    if point <= 0:
+        return f"0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return digits + "0" * (point - len(digits))
+    return f"{digits[:point]}.{digits[point:]}"
+
+
+def _exponent(digits: str, exp10: int, width: int) -> str:
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{mantissa}e{'-' if exp10 < 0 else '+'}{abs(exp10):0{width}d}"
+
+
 def go_float_text(value: float, bits: int = 64) -> str:
     """Go's `strconv.FormatFloat(value, 'g', -1, bits)`, which is also what `fmt` prints for `%v`.
 
@@ -273,29 +311,24 @@ def go_float_text(value: float, bits: int = 64) -> str:
         return "+Inf" if value > 0 else "-Inf"
     if math.isnan(value):
         return "NaN"
-    if bits == 32:
-        value = _f32(value)
-        for precision in range(9):
-            text = f"{value:.{precision}e}"
-            if _f32(float(text)) == value:
-                break
-    else:
-        text = repr(value)
-    sign, digit_tuple, exponent = Decimal(text).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
-    point = len(digit_tuple) + int(exponent)  # digits before the decimal point
-    minus = "-" if sign else ""
+    negative, digits, point = _shortest_digits(value, bits)
+    minus = "-" if negative else ""
     if digits == "0":
         return minus + "0"
-    exp10 = point - 1
-    if exp10 < -4 or exp10 >= 6:
-        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{minus}{mantissa}e{'-' if exp10 < 0 else '+'}{abs(exp10):02d}"
-    if point <= 0:
-        return f"{minus}0.{'0' * -point}{digits}"
-    if point >= len(digits):
-        return minus + digits + "0" * (point - len(digits))
-    return f"{minus}{digits[:point]}.{digits[point:]}"
+    if point - 1 < -4 or point - 1 >= 6:
+        return minus + _exponent(digits, point - 1, 2)
+    return minus + _fixed(digits, point)
+
+
+def go_json_float(value: float) -> str:
+    """How Go's encoding/json writes a float64: fixed notation unless below 1e-6 or from 1e21 on (`1e-7`, `1e+21`)."""
+    negative, digits, point = _shortest_digits(value, 64)
+    minus = "-" if negative else ""
+    if digits == "0":
+        return minus + "0"
+    if abs(value) < 1e-6 or abs(value) >= 1e21:
+        return minus + _exponent(digits, point - 1, 1)
+    return minus + _fixed(digits, point)
 
 
 def _f32(value: float) -> float:
@@ -325,7 +358,8 @@ class _Builder:
 
     def __init__(self, text: str, file: str) -> None:
         self.file = file
-        self.events: Iterator[Any] = yaml.parse(text, Loader=_Loader)
+        self.parser = _Loader(text)
+        self.next: Callable[[], Any] = self.parser.get_event
         self.path: Path = ()
         self.positions: dict[Path, tuple[int, int]] = {}
         self.key_positions: dict[Path, tuple[int, int]] = {}
@@ -337,20 +371,23 @@ class _Builder:
 
     def documents(self) -> Iterator[tuple[int, Any, dict, dict, Any]]:
         """Yield (index, data, positions, key_positions, start mark) for each document."""
-        events = self.events
-        next(events)  # StreamStart
+        get = self.next
+        get()  # StreamStart
         index = 0
-        while True:
-            event = next(events)
-            if isinstance(event, StreamEndEvent):
-                return
-            # DocumentStart
-            self.positions, self.key_positions = {}, {}
-            node = next(events)
-            value = self.node(node, (), 1)
-            next(events)  # DocumentEnd
-            yield index, value, self.positions, self.key_positions, node.start_mark
-            index += 1
+        try:
+            while True:
+                event = get()
+                if isinstance(event, StreamEndEvent):
+                    return
+                # DocumentStart
+                self.positions, self.key_positions = {}, {}
+                node = get()
+                value = self.node(node, (), 1)
+                get()  # DocumentEnd
+                yield index, value, self.positions, self.key_positions, node.start_mark
+                index += 1
+        finally:
+            self.parser.dispose()
 
     def node(self, event: Any, path: Path, depth: int) -> Any:
         self.path = path
@@ -382,9 +419,14 @@ class _Builder:
         )
 
     def scalar(self, event: Any, path: Path, json_numbers: bool = True) -> Any:
+        text = event.value
+        if event.anchor is None and event.tag is None and len(text) * 4 <= MAX_STRING_BYTES:  # the common case
+            if not event.implicit[0]:
+                return text
+            if text and text[0] not in _MAYBE_NOT_STR:
+                return text
         if event.anchor is not None:
             raise self.anchors(event.start_mark, path)
-        text = event.value
         if len(text) * 4 > MAX_STRING_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_STRING_BYTES:
             raise self.fail(
                 f"a string of {len(text.encode('utf-8', 'surrogatepass'))} bytes is over the limit of "
@@ -417,10 +459,10 @@ class _Builder:
 
     def mapping(self, path: Path, depth: int) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        events = self.events
+        get = self.next
         positions = self.key_positions
         while True:
-            event = next(events)
+            event = get()
             cls = type(event)
             if cls is not ScalarEvent:
                 if cls is MappingEndEvent:
@@ -439,9 +481,13 @@ class _Builder:
                     child,
                 )
             positions[child] = (mark.line + 1, mark.column + 1)
-            result[key] = self.node(next(events), child, depth + 1)
+            result[key] = self.node(get(), child, depth + 1)
 
     def key(self, event: Any, path: Path) -> str:
+        text = event.value
+        if event.anchor is None and event.tag is None and len(text) * 4 <= MAX_STRING_BYTES:  # the common case
+            if not event.implicit[0] or (text and text[0] not in _MAYBE_NOT_STR and text != "<<"):
+                return text
         if event.anchor is not None:
             raise self.anchors(event.start_mark, path)
         text = event.value
@@ -461,10 +507,10 @@ class _Builder:
 
     def sequence(self, path: Path, depth: int) -> list[Any]:
         result: list[Any] = []
-        events = self.events
+        get = self.next
         index = 0
         while True:
-            event = next(events)
+            event = get()
             if type(event) is SequenceEndEvent:
                 return result
             result.append(self.node(event, path + (index,), depth + 1))
@@ -536,8 +582,28 @@ def load_text(text: str, file: str = "<input>") -> list[Document]:
     """
     _check_size(text, file)
     text = text.removeprefix("\ufeff")
-    if text.lstrip()[:1] in ("{", "["):
-        text = _json_as_yaml(text)
+    if text.lstrip()[:1] not in ("{", "["):
+        return _load_yaml(text, file)
+    # JSON, as kubectl reads it: the JSON decoder decides what is accepted; the
+    # YAML parser, which reads the same text, supplies the positions.
+    try:
+        docs = _load_json(text, file)
+    except LlmcError as err:
+        if err.location is not None and err.location.line is not None:
+            raise
+        try:  # the same refusal from the YAML parser has a position
+            _load_yaml(_json_as_yaml(text), file)
+        except LlmcError as located:
+            if not located.message.startswith("YAML syntax error"):
+                raise located from None
+        raise
+    try:
+        return _load_yaml(_json_as_yaml(text), file)
+    except LlmcError:  # JSON that YAML cannot read, e.g. a key over YAML's 1024-character limit
+        return docs
+
+
+def _load_yaml(text: str, file: str) -> list[Document]:
     builder = _Builder(text, file)
     docs: list[Document] = []
     try:
@@ -556,6 +622,52 @@ def load_text(text: str, file: str = "<input>") -> list[Document]:
     except yaml.YAMLError as exc:  # pragma: no cover - every libyaml error above carries a position
         raise LlmcError(f"YAML error: {exc}", Location(file)) from None
     return docs
+
+
+def _load_json(text: str, file: str) -> list[Document]:
+    """One JSON document read by a JSON decoder: the same checks, positions only for the document itself."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in items:
+            if key in out:
+                raise LlmcError(f"duplicate key {json.dumps(key, ensure_ascii=False)}", Location(file))
+            out[key] = value
+        return out
+
+    def constant(name: str) -> Any:
+        raise LlmcError(f"{name} cannot be represented in JSON", Location(file))
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        raise LlmcError(f"JSON syntax error: {exc.msg}", Location(file, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise LlmcError(f"input is nested deeper than {MAX_DEPTH} levels", Location(file)) from None
+    value = _checked_json(value, (), 1, file)
+    start = len(text) - len(text.lstrip())
+    where = (text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start))
+    if not isinstance(value, dict):
+        raise LlmcError("a document must be a mapping (an object), found a list", Location(file, *where))
+    return _expand(Document(value, file, 0, {(): where}))
+
+
+def _checked_json(value: Any, path: Path, depth: int, file: str) -> Any:
+    """Apply the YAML route's limits and number rule to decoded JSON."""
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, str):
+        if len(value) * 4 > MAX_STRING_BYTES and len(value.encode("utf-8", "surrogatepass")) > MAX_STRING_BYTES:
+            raise LlmcError(f"a string is over the limit of {MAX_STRING_BYTES // (1024 * 1024)} MiB",
+                            Location(file, path=format_path(path)))
+        return value
+    if not isinstance(value, (dict, list)):
+        return value
+    if depth > MAX_DEPTH:
+        raise LlmcError(f"input is nested deeper than {MAX_DEPTH} levels", Location(file, path=format_path(path)))
+    if isinstance(value, dict):
+        return {k: _checked_json(v, path + (k,), depth + 1, file) for k, v in value.items()}
+    return [_checked_json(v, path + (i,), depth + 1, file) for i, v in enumerate(value)]
 
 
 def _expand(doc: Document) -> list[Document]:

@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any, Callable
 
 from .errors import ErrorList, LlmcError
-from .load import Document, Path, go_float_text
+from .load import Document, Path, go_float_text, go_json_float
 from .resources import data_dir
 
 # --------------------------------------------------------------------------- Go formatting
@@ -69,18 +69,6 @@ def _json_string(text: str) -> str:
     return '"' + _JSON_SPECIAL.sub(lambda m: _JSON_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
 
 
-def _json_float(value: float) -> str:
-    """encoding/json's float64 form: plain digits unless the exponent is below -6 or at least 21."""
-    text = repr(value)
-    if "e" not in text:
-        return text.removesuffix(".0")
-    exponent = int(text.split("e")[1])
-    if -7 < exponent < 21:
-        return format(value, "f").rstrip("0").rstrip(".")
-    mantissa, exp_text = text.split("e")
-    return f"{mantissa.removesuffix('.0')}e{'-' if exp_text.startswith('-') else '+'}{abs(int(exp_text))}"
-
-
 def go_json(value: Any, sort_keys: bool = True) -> str:
     """Go's `json.Marshal` of plain data: compact, HTML characters escaped.
 
@@ -97,7 +85,7 @@ def go_json(value: Any, sort_keys: bool = True) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return _json_float(value)
+        return go_json_float(value)
     if isinstance(value, str):
         return _json_string(value)
     if isinstance(value, dict):
@@ -333,11 +321,12 @@ def _schema_of(obj: dict[str, Any]) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- defaults
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (much faster than copy.deepcopy)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     return value
 
 
@@ -380,7 +369,7 @@ def _default(value: Any, schema: dict[str, Any] | None) -> None:
         props = schema.get("properties") or {}
         for key, sub in props.items():
             if "default" in sub and (key not in value or _null_takes_default(value[key], sub)):
-                value[key] = _copy(sub["default"])
+                value[key] = copy_json(sub["default"])
         extra = schema.get("additionalProperties")
         for key, item in value.items():
             sub = props.get(key)
@@ -388,13 +377,13 @@ def _default(value: Any, schema: dict[str, Any] | None) -> None:
                 _default(item, sub)
             elif isinstance(extra, dict):
                 if _null_takes_default(item, extra):
-                    value[key] = item = _copy(extra["default"])
+                    value[key] = item = copy_json(extra["default"])
                 _default(item, extra)
     elif isinstance(value, list):
         items = schema.get("items")
         for i, item in enumerate(value):
             if _null_takes_default(item, items):
-                value[i] = item = _copy(items["default"])  # type: ignore[index]
+                value[i] = item = copy_json(items["default"])  # type: ignore[index]
             _default(item, items)
 
 
@@ -405,7 +394,7 @@ def apply_defaults(obj: dict[str, Any]) -> dict[str, Any]:
     `x-kubernetes-preserve-unknown-fields` subtrees without properties are left
     alone. Objects of kinds without a CRD are returned as a plain copy.
     """
-    out = _copy(obj)
+    out = copy_json(obj)
     schema = _schema_of(out)
     if schema is not None and schema is not _CONFIGMAP_SCHEMA:
         _prune_nulls(out, schema)

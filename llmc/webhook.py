@@ -28,6 +28,7 @@ from .load import Document, Path, format_path
 from .schema import (
     FieldError,
     GoJSON,
+    copy_json,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     forbidden,
@@ -180,7 +181,7 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
     `serving.kserve.io/routing-group` mirrors `spec.router.route.group` (removed
     when there is no group); pod specs without `containers` get `containers: []`.
     """
-    out = _copy(obj)
+    out = copy_json(obj)
     metadata = out.setdefault("metadata", {})
     spec = out.setdefault("spec", {})
     model = spec.get("model")
@@ -189,9 +190,9 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
     if not model.get("name"):
         model["name"] = _name(out)
     labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
-    group = _obj(_obj(spec, "router"), "route")
-    if group is not None and group.get("group") is not None:
-        labels[ROUTING_GROUP_LABEL] = group["group"]
+    route = _obj(_obj(spec, "router"), "route")
+    if route is not None and route.get("group") is not None:
+        labels[ROUTING_GROUP_LABEL] = route["group"]
     else:
         labels.pop(ROUTING_GROUP_LABEL, None)
     if labels:
@@ -205,14 +206,6 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
         if pod is not None and pod.get("containers") is None:
             pod["containers"] = []
     return out
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 # --------------------------------------------------------------------------- validating webhook

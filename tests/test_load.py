@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from llmc import load
 from llmc.errors import LlmcError
-from llmc.load import KNOWN_INPUT_KINDS, Document, check_kind, format_path, load_text
+from llmc.load import KNOWN_INPUT_KINDS, Document, check_kind, format_path, go_float_text, go_json_float, load_text
 
 BAD = Path(__file__).parent / "data" / "bad"
 
@@ -109,6 +109,33 @@ def test_infinity_and_nan_are_refused():
     for text in (".inf", "-.Inf", ".NaN"):
         with pytest.raises(LlmcError, match="cannot be represented in JSON"):
             data_of(f"  v: {text}\n")
+
+
+@pytest.mark.parametrize(
+    "value, bits, text",
+    [
+        (1000000.0, 64, "1e+06"),  # Go: fmt.Println(1000000.0)
+        (123456.0, 64, "123456"),
+        (0.0001, 64, "0.0001"),
+        (0.00001, 64, "1e-05"),
+        (65535.0, 64, "65535"),
+        (-1.5, 64, "-1.5"),
+        (0.0, 64, "0"),
+        (2147483647.0, 32, "2.1474836e+09"),  # float32 rounds to 2^31
+        (1.5, 32, "1.5"),
+    ],
+)
+def test_go_float_text(value, bits, text):
+    assert go_float_text(value, bits) == text
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [(1e-7, "1e-7"), (0.000001, "0.000001"), (1e20, "100000000000000000000"), (1e21, "1e+21"),
+     (1.234e-05, "0.00001234"), (0.5, "0.5"), (-2.25, "-2.25")],
+)
+def test_go_json_float(value, text):
+    assert go_json_float(value) == text
 
 
 # --------------------------------------------------------------------------- positions
@@ -210,6 +237,28 @@ def test_json_input_is_accepted_with_positions():
     (doc,) = load_text(text, "cm.json")
     assert doc.obj == json.loads(text)
     assert doc.positions[("data", "k")] == position_of(text, '"v"')
+
+
+def test_json_is_read_as_json():
+    # YAML would accept the trailing comma; kubectl reads JSON with a JSON decoder, which does not
+    with pytest.raises(LlmcError, match="JSON syntax error: Expecting property name enclosed in double quotes") as info:
+        load_text('{"apiVersion": "v1",\n "kind": "ConfigMap",}', "bad.json")
+    assert (info.value.location.line, info.value.location.col) == (2, 22)
+
+
+def test_json_key_longer_than_yaml_allows_is_read_without_inner_positions():
+    key = "k" * 1100
+    text = json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "data": {key: "v"}})
+    (doc,) = load_text(text, "long.json")
+    assert doc.obj["data"] == {key: "v"}
+    assert doc.locate(("data", key)).line == 1
+
+
+def test_json_duplicate_key_is_located():
+    text = '{"apiVersion": "v1", "kind": "ConfigMap", "data": {"x": "1", "x": "2"}}'
+    with pytest.raises(LlmcError, match='duplicate key "x"') as info:
+        load_text(text, "dup.json")
+    assert (info.value.location.line, info.value.location.col) == position_of(text, '"x": "2"')
 
 
 json_values = st.recursive(
