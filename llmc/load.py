@@ -48,7 +48,6 @@ from yaml.events import (
     MappingStartEvent,
     ScalarEvent,
     SequenceEndEvent,
-    SequenceStartEvent,
     StreamEndEvent,
 )
 

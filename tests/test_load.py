@@ -283,7 +283,7 @@ def json_normalised(value):
     return value
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(json_values, st.booleans())
 def test_json_text_reads_back_as_python_json_reads_it(value, ascii_only):
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "data": value}
