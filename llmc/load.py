@@ -150,6 +150,23 @@ def format_path(path: Path) -> str:
     return "".join(out)
 
 
+_PATH_PART = re.compile(r'\.?([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+def parse_path(text: str) -> Path:
+    """The inverse of `format_path`; stops at the first part it cannot read (a nearer ancestor still locates)."""
+    out: list[str | int] = []
+    pos = 0
+    while pos < len(text):
+        m = _PATH_PART.match(text, pos)
+        if m is None:
+            break
+        name, index, quoted = m.groups()
+        out.append(name if name is not None else int(index) if index is not None else json.loads(quoted))
+        pos = m.end()
+    return tuple(out)
+
+
 def check_kind(doc: Document) -> None:
     """Reject objects llmc does not read, with a hint for the near misses."""
     key = (doc.api_version, doc.kind)

@@ -6,7 +6,7 @@ so the user sees them all at once and stdout stays empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import ErrorList, LlmcError
@@ -56,23 +56,25 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     configmaps: dict[tuple[str, str], dict[str, Any]] = {}
 
     def admit(doc: Document, default_ns: str) -> dict[str, Any] | None:
+        """What the API server does on create: CRD defaults, mutating webhook, schema and CEL, validating webhook."""
         try:
             check_kind(doc)
-            obj = doc.obj
+            obj = _with_namespace(doc.obj, default_ns)
             if obj["kind"] == "ConfigMap":
-                return _with_namespace(obj, default_ns)
-            validate(doc)
-            obj = apply_defaults(_with_namespace(obj, default_ns))
+                return obj
+            obj = apply_defaults(obj)
             if obj["kind"] == SERVICE_KIND:
                 obj = default_service(obj)
+            validate(replace(doc, obj=obj))
+            if obj["kind"] == SERVICE_KIND:
                 validate_service(obj, doc)
             else:
                 validate_config(obj, doc)
             return obj
         except ErrorList as errs:
-            errors.extend(errs.errors)
+            errors.extend(_relocate(e, doc) for e in errs.errors)
         except LlmcError as err:
-            errors.append(err)
+            errors.append(_relocate(err, doc))
         return None
 
     for doc in request.presets:
@@ -105,11 +107,9 @@ def compile_request(request: Request) -> list[ServiceOutput]:
             resolved = resolver.resolve(obj, doc.locate)
             outputs.append(ServiceOutput(resolved, _render(resolved, request)))
         except ErrorList as errs:
-            errors.extend(errs.errors)
+            errors.extend(_relocate(e, doc) for e in errs.errors)
         except LlmcError as err:
-            if err.location is None:
-                err.location = doc.locate(())
-            errors.append(err)
+            errors.append(_relocate(err, doc))
     if errors:
         raise ErrorList(errors)
     return outputs
@@ -128,6 +128,20 @@ def _render(resolved: Resolved, request: Request) -> list[dict[str, Any]]:
         lora_adapters=resolved.lora_adapters,
     )
     return render_service(ctx)
+
+
+def _relocate(err: LlmcError, doc: Document) -> LlmcError:
+    """Give errors raised deep in resolve/render (a field path, no file) the document's file:line:col."""
+    from .load import parse_path
+
+    loc = err.location
+    if loc is None:
+        err.location = doc.locate(())
+    elif loc.line is None and loc.file in ("<input>", doc.file):
+        located = doc.locate(parse_path(loc.path))
+        located.path = loc.path or located.path
+        err.location = located
+    return err
 
 
 def _with_namespace(obj: dict[str, Any], namespace: str) -> dict[str, Any]:

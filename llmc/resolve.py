@@ -221,7 +221,7 @@ class Resolver:
         """The controller dry-runs the merged spec through the API server (CRD schema, CEL, webhook)."""
         from .load import Document
         from .schema import validate
-        from .webhook import validate_service
+        from .webhook import default_service, validate_service
 
         probe = {
             "apiVersion": "serving.kserve.io/v1alpha2",
@@ -229,9 +229,9 @@ class Resolver:
             "metadata": {"name": stored["metadata"]["name"], "namespace": stored["metadata"]["namespace"]},
             "spec": merged,
         }
-        doc = Document(obj=probe, file="<merged spec>", index=0, positions={})
         try:
-            validate(doc)
+            probe = default_service(probe)
+            validate(Document(obj=probe, file="<merged spec>", index=0, positions={}))
             validate_service(probe)
         except ErrorList as errs:
             refs = ", ".join(f"{a['source']}:{a['namespace']}/{a['name']}" for a in applied)
