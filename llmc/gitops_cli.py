@@ -318,6 +318,52 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
+# --------------------------------------------------------------------------- check (pre-commit)
+
+
+@app.command()
+def check(
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention LLMInferenceService are skipped.")] = None,
+    filename: Annotated[Optional[list[str]], typer.Option("-f", "--filename", help="Inputs always read, e.g. the folder of your LLMInferenceServiceConfigs. Repeatable.")] = None,
+    presets: PresetsOpt = None,
+    preset_set: PresetSetOpt = None,
+    kserve_config: KserveConfigOpt = None,
+    namespace: NamespaceOpt = "default",
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
+) -> None:
+    """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
+
+    Made for pre-commit, which passes every changed file: files that never
+    mention LLMInferenceService are skipped, other objects in the files are
+    ignored, ConfigMaps are read (a scheduler config.ref may name them).
+    """
+    from .errors import ErrorList, LlmcError
+    from .inputs import expand, read_documents
+    from .krm import partition
+
+    sources: dict[str, str] = {}
+    try:
+        candidates = [p for p in expand(paths or []) if "LLMInferenceService" in _text(p)]
+        inputs, _ = partition(read_documents(candidates, sources)) if candidates else ([], [])
+        config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
+                              kserve_config=kserve_config, namespace=namespace, strict=strict)
+        _, outputs = _compile(config, sources, inputs)
+    except ErrorList as errs:
+        _fail(errs.errors, sources)
+    except LlmcError as err:
+        _fail([err], sources)
+    findings = _findings(outputs)
+    _print_findings(findings)
+    if strict and _has_warnings(findings):
+        raise typer.Exit(1)
+
+
+def _text(path: str) -> str:
+    from .inputs import read_text
+
+    return read_text(path)
+
+
 # --------------------------------------------------------------------------- schema
 
 

@@ -177,3 +177,66 @@ def test_standalone_kustomize_runs_the_documented_function() -> None:
     built = [d for d in yaml.safe_load_all(done.stdout) if d]
     secret = yaml.safe_load((KRM_EXAMPLE / "hf-token.yaml").read_text())
     assert diff_sets(render(KRM_EXAMPLE / "llama.yaml") + [secret], built).same
+
+
+# --------------------------------------------------------------------------- the same item rule for files:
+# `llmc check` and the pre-commit hook (.pre-commit-hooks.yaml)
+
+HOOKS = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+
+
+def run_hook(files: list[Path], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the hook as pre-commit does: entry, then args, then the changed files."""
+    import re
+    import shlex
+
+    (hook,) = HOOKS
+    picked = [str(f.relative_to(cwd)) for f in files if re.search(hook["files"], f.name)]
+    env = {**os.environ, "PATH": f"{LAUNCHER}{os.pathsep}{os.environ['PATH']}", "LLMC_PYTHON": sys.executable}
+    return subprocess.run([*shlex.split(hook["entry"]), *args, *picked], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_hook_manifest() -> None:
+    (hook,) = HOOKS
+    assert hook["id"] == "llmc-check" and hook["language"] == "python" and hook["pass_filenames"] is True
+    assert hook["entry"].split()[:2] == ["llmc", "check"]
+
+
+def test_hook_passes_good_services_and_skips_other_files(tmp_path: Path) -> None:
+    (tmp_path / "svc.yaml").write_text((KRM_EXAMPLE / "llama.yaml").read_text())
+    (tmp_path / "values.yaml").write_text("image: {{ .Values.image }}\n")  # not YAML llmc could read: skipped
+    (tmp_path / "secret.yaml").write_text(yaml.safe_dump(SECRET))
+    (tmp_path / "README.md").write_text("kind: LLMInferenceService\n")  # not matched by `files`
+    done = run_hook(sorted(tmp_path.iterdir()), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "", "the rendered objects are discarded"
+
+
+def test_hook_fails_on_invalid_services(tmp_path: Path) -> None:
+    svc = tmp_path / "svc.yaml"
+    svc.write_text((KRM_EXAMPLE / "llama.yaml").read_text().replace("  replicas: 2", "  replica: 2"))
+    done = run_hook([svc], tmp_path)
+    assert done.returncode == 1
+    assert 'svc.yaml:11:3: spec.replica: unknown field "spec.replica"' in done.stderr
+
+
+def test_hook_is_strict_and_args_reach_llmc(tmp_path: Path) -> None:
+    svc = tmp_path / "svc.yaml"
+    svc.write_text((KRM_EXAMPLE / "llama.yaml").read_text().replace("  replicas: 2\n", "  replicas: 2\n  parallelism:\n    pipeline: 2\n"))
+    assert run_hook([svc], tmp_path).returncode == 1
+    bad_set = run_hook([svc], tmp_path, "--preset-set", "no-such-set")
+    assert "unknown preset set 'no-such-set'" in bad_set.stderr
+
+
+def test_check_reads_configs_given_with_f(tmp_path: Path) -> None:
+    """A service whose baseRef lives in another, unchanged file: pre-commit passes only the service."""
+    golden = ROOT / "golden" / "baseref-user-config" / "input.yaml"
+    docs = list(yaml.safe_load_all(golden.read_text()))
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "config.yaml").write_text(yaml.safe_dump_all([d for d in docs if d["kind"] != "LLMInferenceService"]))
+    (tmp_path / "svc.yaml").write_text(yaml.safe_dump_all([d for d in docs if d["kind"] == "LLMInferenceService"]))
+    alone = CliRunner().invoke(app, ["check", str(tmp_path / "svc.yaml")])
+    assert alone.exit_code == 1
+    together = CliRunner().invoke(app, ["check", "-f", str(tmp_path / "configs"), str(tmp_path / "svc.yaml")])
+    assert together.exit_code == 0, together.stderr
