@@ -71,19 +71,30 @@ def write_output_dir(
     target = Path(directory)
     _check_replaceable(target)
     names = file_names(objects, suffix)
-    parent = target.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+    texts = [serialize([obj]) for obj in objects]  # everything that can fail on the data, before any write
+    try:
+        parent = target.resolve().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+    except OSError as exc:
+        raise _io_error(target, exc) from None
     try:
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; the result should look like mkdir's
-        for obj, name in zip(objects, names):
-            _write(staging / name, serialize([obj]))
+        for name, text in zip(names, texts):
+            _write(staging / name, text)
         _write(staging / MARKER, MARKER_TEXT)
         _swap(staging, target.resolve())
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _io_error(target, exc) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return [target / name for name in names]
+
+
+def _io_error(target: Path, exc: OSError) -> LlmcError:
+    return LlmcError(f"cannot write --output-dir {target}: {exc.strerror}", Location(str(target)), exit_code=2)
 
 
 def _umask() -> int:

@@ -124,3 +124,11 @@ def test_select_without_match_lists_the_available_objects() -> None:
 def test_select_rejects_malformed_patterns(pattern: str) -> None:
     with pytest.raises(LlmcError, match="KIND/NAME"):
         select(OBJECTS, [pattern])
+
+
+def test_an_impossible_folder_is_a_located_usage_error(tmp_path) -> None:
+    (tmp_path / "file").write_text("not a folder\n")
+    with pytest.raises(LlmcError, match="cannot write --output-dir") as err:
+        write_output_dir(OBJECTS, tmp_path / "file" / "out")
+    assert err.value.exit_code == 2
+    assert os.listdir(tmp_path) == ["file"]
