@@ -1,0 +1,1244 @@
+"""The endpoint picker (EPP): ServiceAccount and RBAC, Deployment, Service, both InferencePools,
+and the EndpointPickerConfig passed inline with `--config-text`.
+
+Reference 03 §3.4–3.12 and §7; KServe `scheduler.go`, `scheduler_latency_predictor.go`,
+`tracing.go`, `pkg/apis/gie/v1alpha2pool/inferencepool_conversion.go`. Objects are built for
+the controller's first reconcile: there is no live Deployment whose `--config-text` or replica
+count would be preserved, and the ServiceAccount copies no secrets (cluster state).
+
+The config text goes through the controller's version-gated migrations (03 §7.3): for EPP
+version >= 0.7 it is parsed and re-serialised by sigs.k8s.io/yaml, which llmc reproduces in
+the "Go YAML" section at the end (JSON-normalised values, goyaml.v2 key order and quoting).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import functools
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable
+
+import yaml
+
+from ..errors import LlmcError
+from . import meta
+from .context import RenderContext
+from .storage import find_container
+from .tracing import has_arg, resource_attribute_env
+
+MAIN = "main"
+TOKENIZER_SIDECAR = "tokenizer"
+TOKENIZER_MODEL_PATH = "/mnt/models/base"
+SCHEDULER_COMPONENT = "llminferenceservice-router-scheduler"
+VERSION_ANNOTATION = "app.kubernetes.io/version"
+EPP_PORT = 9002
+SERVICE_PORT_NAMES = ("grpc", "grpc-health", "metrics", "zmq")
+
+INFERENCE_V1 = "inference.networking.k8s.io"
+INFERENCE_V1ALPHA2 = "inference.networking.x-k8s.io"
+LLMD = "llm-d.ai"
+
+INLINE_FLAGS = ("--config-text", "-config-text", "--configText", "-configText")
+CONFIG_FLAGS = INLINE_FLAGS + ("--config-file", "-config-file", "--configFile", "-configFile")
+
+TOKEN_PRODUCER = "token-producer"
+PRECISE_PREFIX_SCORER = "precise-prefix-cache-scorer"
+PRECISE_PREFIX_PRODUCER = "precise-prefix-cache-producer"
+PREFIX_SCORER = "prefix-cache-scorer"
+LATENCY_PRODUCER = "predicted-latency-producer"
+LORA_SCORER = "lora-affinity-scorer"
+METRICS_EXTRACTOR = "model-server-protocol-metrics"
+METRICS_EXTRACTOR_V08 = "core-metrics-extractor"
+METRICS_DATA_SOURCE = "metrics-data-source"
+
+AttachModel = Callable[[RenderContext, dict[str, Any], str, str], None]
+"""attachModelArtifacts(pod, container, modelPath) without LoRA (the tokenizer's model files)."""
+
+
+class RawConfig(dict):
+    """`config.inline` resolved from a `config.ref` ConfigMap: the parsed object, plus the raw text.
+
+    The controller copies the ConfigMap value into `config.inline` verbatim and passes those
+    bytes to `--config-text`, while its dry-run validation sees them converted to JSON. As a
+    dict this value validates like that JSON; `raw` keeps the text for the EPP argument.
+    """
+
+    def __init__(self, value: dict[str, Any], raw: str) -> None:
+        super().__init__(value)
+        self.raw = raw
+
+
+# -- where the config text lives ---------------------------------------------------------------
+
+
+def scheduler(spec: dict[str, Any]) -> dict[str, Any] | None:
+    return (spec.get("router") or {}).get("scheduler")
+
+
+def has_pool_ref(spec: dict[str, Any]) -> bool:
+    """InferencePoolSpec.HasRef: a pool ref with a non-empty name."""
+    return bool((((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name"))
+
+
+def is_managed(spec: dict[str, Any]) -> bool:
+    """hasManagedScheduler: a scheduler with a pod template and no external pool."""
+    sched = scheduler(spec)
+    return sched is not None and sched.get("template") is not None and not has_pool_ref(spec)
+
+
+def config_flag(containers: list[dict[str, Any]] | None) -> tuple[str, str] | None:
+    """configFlagFromContainers: the first config flag and its value in the `main` container's args."""
+    main = find_container(containers, MAIN)
+    if main is None:
+        return None
+    args = main.get("args") or []
+    for i in range(len(args) - 1):
+        if args[i] in CONFIG_FLAGS:
+            return args[i], args[i + 1]
+    return None
+
+
+def inline_raw(inline: Any) -> str:
+    """The bytes the controller holds in `config.inline` (a RawExtension): ConfigMap text as is,
+    an inline object as the API server serves it (compact JSON, sorted keys, HTML-escaped)."""
+    if isinstance(inline, RawConfig):
+        return inline.raw
+    if isinstance(inline, str):
+        return inline
+    return go_json(inline)
+
+
+def scheduler_config_text(spec: dict[str, Any]) -> str | None:
+    """inlineSchedulerConfigBytes: `config.inline`, else the `main` container's `--config-text` value.
+
+    A `--config-file` flag (contents unknown) and a `config.ref` (resolved later) yield None.
+    """
+    sched = scheduler(spec)
+    if sched is None:
+        return None
+    inline = (sched.get("config") or {}).get("inline")
+    if inline is not None:
+        return inline_raw(inline)
+    if sched.get("template") is not None:
+        pair = config_flag((sched["template"] or {}).get("containers"))
+        if pair is not None and pair[0] in INLINE_FLAGS:
+            return pair[1]
+    return None
+
+
+def has_plugin(text: str | None, plugin_type: str) -> bool:
+    """hasPluginType on the config text: a `plugins` entry whose `type` equals plugin_type."""
+    if text is None:
+        return False
+    parsed = parse_go_yaml(text)
+    if not isinstance(parsed, dict):
+        return False
+    plugins = parsed.get("plugins")
+    if not isinstance(plugins, list):
+        return False
+    return any(isinstance(p, dict) and p.get("type") == plugin_type for p in plugins)
+
+
+def latency_predictor_enabled(spec: dict[str, Any], from_config_text: bool = True) -> bool:
+    """hasLatencyProducerInSpec; KServe v0.20 read only `config.inline` (from_config_text=False)."""
+    sched = scheduler(spec)
+    if sched is None:
+        return False
+    if from_config_text:
+        return has_plugin(scheduler_config_text(spec), LATENCY_PRODUCER)
+    inline = (sched.get("config") or {}).get("inline")
+    return inline is not None and has_plugin(inline_raw(inline), LATENCY_PRODUCER)
+
+
+def labels(ctx: RenderContext) -> dict[str, str]:
+    """SchedulerLabels."""
+    return meta.base_labels(ctx, SCHEDULER_COMPONENT)
+
+
+def inference_pool_name(spec: dict[str, Any], child: Callable[[str], str]) -> str:
+    """SchedulerSpec.InferencePoolName: the pool ref, else `<name>-inference-pool`."""
+    ref = (((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name")
+    return ref or child("-inference-pool")
+
+
+def epp_service_name(spec: dict[str, Any], child: Callable[[str], str]) -> str:
+    """RouterSpec.EPPServiceName: the pool's endpointPickerRef name (managed pool), else `<name>-epp-service`."""
+    pool = (scheduler(spec) or {}).get("pool") or {}
+    if not has_pool_ref(spec):
+        name = ((pool.get("spec") or {}).get("endpointPickerRef") or {}).get("name")
+        if name:
+            return str(name)
+    return child("-epp-service")
+
+
+# -- ServiceAccount and RBAC --------------------------------------------------------------------
+
+
+def service_account_name(ctx: RenderContext) -> tuple[str, bool]:
+    """(name, managed): the template's SA when it names another one (it must exist), else `<name>-epp-sa`."""
+    managed = ctx.child("-epp-sa")
+    named = ((scheduler(ctx.spec) or {}).get("template") or {}).get("serviceAccountName") or ""
+    if named and named != managed:
+        return named, False
+    return managed, True
+
+
+def service_account(ctx: RenderContext) -> dict[str, Any]:
+    """`<name>-epp-sa`. The controller copies secrets from the workload's (or the default) SA: none offline."""
+    return {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": ctx.metadata(ctx.child("-epp-sa"), labels(ctx))}
+
+
+def auth_delegator_binding(ctx: RenderContext, sa: str) -> dict[str, Any]:
+    """Cluster-scoped `<namespace>-<name>-epp-auth-rb` to system:auth-delegator; no ownerReference."""
+    from ..names import child_name
+
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRoleBinding",
+        "metadata": {"name": child_name(ctx.namespace, f"-{ctx.name}-epp-auth-rb"), "labels": labels(ctx)},
+        "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": ctx.namespace}],
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "system:auth-delegator"},
+    }
+
+
+def role(ctx: RenderContext) -> dict[str, Any]:
+    read = ["get", "list", "watch"]
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "Role",
+        "metadata": ctx.metadata(ctx.child("-epp-role"), labels(ctx)),
+        "rules": [
+            {"apiGroups": [""], "resources": ["pods"], "verbs": read},
+            {
+                "apiGroups": [INFERENCE_V1, INFERENCE_V1ALPHA2],
+                "resources": ["inferencepools", "inferenceobjectives", "inferencemodels"],
+                "verbs": read,
+            },
+            {"apiGroups": [INFERENCE_V1ALPHA2], "resources": ["inferencemodelrewrites", "inferencepoolimports"], "verbs": read},
+            {"apiGroups": [LLMD], "resources": ["inferenceobjectives", "inferencemodelrewrites"], "verbs": read},
+            {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": read},
+            {
+                "apiGroups": ["coordination.k8s.io"],
+                "resources": ["leases"],
+                "verbs": read + ["create", "update", "patch", "delete"],
+            },
+        ],
+    }
+
+
+def role_binding(ctx: RenderContext, sa: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "RoleBinding",
+        "metadata": ctx.metadata(ctx.child("-epp-rb"), labels(ctx)),
+        "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": ctx.namespace}],
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": ctx.child("-epp-role")},
+    }
+
+
+# -- Service and InferencePools -----------------------------------------------------------------
+
+
+def service(ctx: RenderContext) -> dict[str, Any]:
+    """The EPP Service: the named ports grpc, grpc-health, metrics, zmq of the pod (last one wins), by name."""
+    found: dict[str, dict[str, Any]] = {}
+    for container in ((scheduler(ctx.spec) or {}).get("template") or {}).get("containers") or []:
+        for port in container.get("ports") or []:
+            if port.get("name") in SERVICE_PORT_NAMES:
+                found[port["name"]] = port
+    ports = []
+    for name in sorted(found):
+        entry: dict[str, Any] = {"name": name, "port": found[name].get("containerPort"), "targetPort": name}
+        if found[name].get("protocol"):
+            entry["protocol"] = found[name]["protocol"]
+        ports.append(entry)
+    spec: dict[str, Any] = {"selector": labels(ctx)}
+    if ports:
+        spec["ports"] = ports
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": ctx.metadata(epp_service_name(ctx.spec, ctx.child), labels(ctx)),
+        "spec": spec,
+    }
+
+
+def _pool_spec(ctx: RenderContext) -> dict[str, Any]:
+    return copy.deepcopy(((scheduler(ctx.spec) or {}).get("pool") or {}).get("spec") or {})
+
+
+def inference_pool(ctx: RenderContext) -> dict[str, Any]:
+    """`inference.networking.k8s.io/v1` InferencePool `<name>-inference-pool`: the merged pool spec verbatim."""
+    return {
+        "apiVersion": f"{INFERENCE_V1}/v1",
+        "kind": "InferencePool",
+        "metadata": ctx.metadata(ctx.child("-inference-pool"), labels(ctx)),
+        "spec": _pool_spec(ctx),
+    }
+
+
+def inference_pool_v1alpha2(ctx: RenderContext) -> dict[str, Any]:
+    """The v1alpha2 twin, converted as GIE's ConvertFrom does (selector flattened, first target port)."""
+    v1 = _pool_spec(ctx)
+    spec: dict[str, Any] = {}
+    if v1:
+        ref = v1.get("endpointPickerRef") or {}
+        extension: dict[str, Any] = {}
+        if ref.get("group") is not None:
+            extension["group"] = ref["group"]
+        extension["kind"] = ref.get("kind") or ""
+        extension["name"] = ref.get("name") or ""
+        if ref.get("port") is not None:
+            extension["portNumber"] = (ref["port"] or {}).get("number", 0)
+        extension["failureMode"] = ref.get("failureMode") or ""
+        match = (v1.get("selector") or {}).get("matchLabels")
+        ports = v1.get("targetPorts") or [{}]
+        spec = {"selector": dict(match) if match is not None else None, "targetPortNumber": ports[0].get("number", 0)}
+        spec["extensionRef"] = extension
+    return {
+        "apiVersion": f"{INFERENCE_V1ALPHA2}/v1alpha2",
+        "kind": "InferencePool",
+        "metadata": ctx.metadata(ctx.child("-inference-pool"), labels(ctx)),
+        "spec": spec,
+    }
+
+
+# -- Deployment ---------------------------------------------------------------------------------
+
+
+def deployment(ctx: RenderContext, tokenizer_url: str | None, attach_model: AttachModel) -> dict[str, Any]:
+    """Deployment `<name>-kserve-router-scheduler` (expectedSchedulerDeployment).
+
+    tokenizer_url: the standalone tokenizer's URL when it is enabled (token-producer wiring).
+    The controller passes one label map to the Deployment, its selector and its pod template,
+    then adds `scheduler.labels` to the pod's: being the same map, they land in all three.
+    """
+    sched = scheduler(ctx.spec) or {}
+    shared = labels(ctx)
+    shared.update(sched.get("labels") or {})
+    pod_meta: dict[str, Any] = {"labels": dict(shared)}
+    if sched.get("annotations"):
+        pod_meta["annotations"] = dict(sched["annotations"])
+    pod = copy.deepcopy(sched.get("template") or {})
+    replicas = sched.get("replicas")
+    main = find_container(pod.get("containers"), MAIN)
+    if main is not None:
+        args = main.setdefault("args", [])
+        if replicas is not None and replicas > 1:
+            if "--ha-enable-leader-election" not in args and "-ha-enable-leader-election" not in args:
+                args.append("--ha-enable-leader-election")
+        args += _config_args(ctx.spec)
+        _inject_tracing(ctx, main)
+        if not args:
+            del main["args"]
+    if find_container(pod.get("containers"), TOKENIZER_SIDECAR) is not None:
+        attach_model(ctx, pod, TOKENIZER_SIDECAR, TOKENIZER_MODEL_PATH)
+        _mutate_config(pod, [_uds_tokenizer_config, _promote_token_processor_config, _block_size_tokens])
+    _transform(ctx, pod, pod_meta.get("annotations") or {}, tokenizer_url)
+
+    spec: dict[str, Any] = {}
+    if replicas is not None:
+        spec["replicas"] = replicas
+    spec["selector"] = {"matchLabels": dict(shared)}
+    spec["strategy"] = {"type": "Recreate"}
+    spec["template"] = {"metadata": pod_meta, "spec": pod}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": ctx.metadata(ctx.child("-kserve-router-scheduler"), shared),
+        "spec": spec,
+    }
+
+
+def _config_args(spec: dict[str, Any]) -> list[str]:
+    """preserveSchedulerConfig on a first reconcile: inline config, else nothing when the template
+    passes a config flag, else the generated default."""
+    sched = scheduler(spec) or {}
+    inline = (sched.get("config") or {}).get("inline")
+    if inline is not None:
+        return ["--config-text", inline_raw(inline)]
+    if config_flag((sched.get("template") or {}).get("containers")) is not None:
+        return []
+    return ["--config-text", default_config_text(spec)]
+
+
+def _inject_tracing(ctx: RenderContext, main: dict[str, Any]) -> None:
+    """injectSchedulerTracing: `--tracing=true` unless set, OTEL env unless the container sets a name."""
+    tracing = ctx.spec.get("tracing")
+    if tracing is None:
+        return
+    args = main["args"]
+    if not has_arg(args, "--tracing") and not has_arg(args, "-tracing"):
+        args.append("--tracing=true")
+    wanted = [
+        _env("OTEL_SERVICE_NAME", "inference-scheduler"),
+        _env("OTEL_EXPORTER_OTLP_ENDPOINT", tracing.get("exporterEndpoint")),
+        _env("OTEL_TRACES_EXPORTER", tracing.get("exporter")),
+        _env("OTEL_TRACES_SAMPLER", tracing.get("sampler")),
+        _env("OTEL_TRACES_SAMPLER_ARG", tracing.get("samplerArg")),
+        *resource_attribute_env(ctx.namespace, ctx.name),
+    ]
+    env = main.setdefault("env", [])
+    present = {entry.get("name") for entry in env}
+    env += [entry for entry in wanted if entry["name"] not in present]
+
+
+def _env(name: str, value: Any) -> dict[str, Any]:
+    text = "" if value is None else str(value)
+    return {"name": name, "value": text} if text else {"name": name}
+
+
+# -- EndpointPickerConfig: the generated default ---------------------------------------------------
+
+_LORA_PLUGIN = f"- type: {LORA_SCORER}\n"
+_LORA_REF = f"  - pluginRef: {LORA_SCORER}\n    weight: 4\n"
+
+_DEFAULT = """
+apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: single-profile-handler
+- type: queue-scorer
+- type: kv-cache-utilization-scorer
+- type: prefix-cache-scorer
+- type: no-hit-lru-scorer
+- type: max-score-picker
+{plugin}schedulingProfiles:
+- name: default
+  plugins:
+{ref}  - pluginRef: queue-scorer
+    weight: 2
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 2
+  - pluginRef: prefix-cache-scorer
+    weight: 3
+  - pluginRef: no-hit-lru-scorer
+    weight: 2
+  - pluginRef: max-score-picker
+"""
+
+_DEFAULT_PD = """
+apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: disagg-headers-handler
+- type: prefill-filter
+- type: decode-filter
+- type: queue-scorer
+- type: kv-cache-utilization-scorer
+- type: active-request-scorer
+- type: prefix-cache-scorer
+- type: max-score-picker
+- type: always-disagg-pd-decider
+- type: disagg-profile-handler
+  parameters:
+    deciders:
+      prefill: always-disagg-pd-decider
+{plugin}schedulingProfiles:
+- name: prefill
+  plugins:
+  - pluginRef: prefill-filter
+{ref}  - pluginRef: prefix-cache-scorer
+    weight: 3
+  - pluginRef: queue-scorer
+    weight: 2
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 2
+  - pluginRef: max-score-picker
+- name: decode
+  plugins:
+  - pluginRef: decode-filter
+{ref}  - pluginRef: active-request-scorer
+    weight: 2
+  - pluginRef: prefix-cache-scorer
+    weight: 3
+  - pluginRef: max-score-picker
+"""
+
+
+def default_config_text(spec: dict[str, Any]) -> str:
+    """schedulerConfigText without inline config: single-profile or P/D, with the LoRA scorer when
+    `model.lora.adapters` is non-empty. The text as generated, before any migration."""
+    lora = bool(((spec.get("model") or {}).get("lora") or {}).get("adapters"))
+    text = _DEFAULT_PD if spec.get("prefill") is not None else _DEFAULT
+    return text.format(plugin=_LORA_PLUGIN if lora else "", ref=_LORA_REF if lora else "")
+
+
+# -- EndpointPickerConfig: version-gated migrations (schedulerTransform) --------------------------
+
+Step = Callable[[dict[str, Any]], None]
+
+_METRIC_FLAGS = {
+    "total-queued-requests-metric": "queuedRequestsSpec",
+    "total-running-requests-metric": "runningRequestsSpec",
+    "kv-cache-usage-percentage-metric": "kvUsageSpec",
+    "lora-info-metric": "loraSpec",
+    "cache-info-metric": "cacheInfoSpec",
+}
+_SCHEME, _PATH, _PORT, _INSECURE = (
+    "model-server-metrics-scheme",
+    "model-server-metrics-path",
+    "model-server-metrics-port",
+    "model-server-metrics-https-insecure-skip-verify",
+)
+_MODEL_SERVER_FLAGS = (_SCHEME, _PATH, _PORT, _INSECURE)
+
+
+def _fail(message: str) -> LlmcError:
+    return LlmcError(
+        message,
+        hint="the controller fails the scheduler reconcile (SchedulerWorkloadReady=False, SchedulerReconcileError)",
+    )
+
+
+def _transform(ctx: RenderContext, pod: dict[str, Any], annotations: dict[str, str], tokenizer_url: str | None) -> None:
+    """schedulerTransform: the migrations for the EPP version in the pod annotation (absent: 0.0.0)."""
+    version = _semver(annotations.get(VERSION_ANNOTATION) or "0.0.0")
+    if version < _semver("0.7.0"):
+        return
+    dep = f"{ctx.namespace}/{ctx.child('-kserve-router-scheduler')}"
+    writable = _writable(pod)
+    if not writable and any(
+        _flag_name(arg) in _METRIC_FLAGS for c in pod.get("containers") or [] for arg in c.get("args") or []
+    ):
+        raise _fail(
+            f"scheduler deployment {dep} uses deprecated metric flags but has no inline --config-text; "
+            "automatic migration to core-metrics-extractor plugin is not possible — convert to "
+            "--config-text or remove the deprecated flags manually"
+        )
+    steps: list[Step] = [
+        lambda cfg: _rename_plugin(cfg, "prefill-header-handler", "disagg-headers-handler"),
+        lambda cfg: _rename_plugin(cfg, "pd-profile-handler", "disagg-profile-handler"),
+        _migrate_disagg_profile_params,
+        _remove_hash_block_size,
+    ]
+    if writable:
+        extracted: dict[str, str] = {}
+        for container in pod.get("containers") or []:
+            found = _strip_flags(container, "args", _METRIC_FLAGS)
+            if found:
+                extracted = found
+        steps.append(lambda cfg: _add_metrics_extractor(cfg, extracted))
+    if version >= _semver("0.8.0"):
+        steps.append(lambda cfg: _rename_plugin(cfg, METRICS_EXTRACTOR, METRICS_EXTRACTOR_V08))
+    if version >= _semver("0.9.0"):
+        steps += [_prefix_scorer_v09, lambda cfg: _remove_unused_tokenizer(cfg, pod), _llmd_api_version]
+        if tokenizer_url is not None:
+            steps += [lambda cfg: _decompose_precise_prefix(cfg, tokenizer_url), lambda cfg: _fill_token_producer(cfg, tokenizer_url)]
+    if version >= _semver("0.10.0"):
+        params: dict[str, str] = {}
+        for container in pod.get("containers") or []:
+            params.update(_strip_flags(container, "command", _MODEL_SERVER_FLAGS))
+            params.update(_strip_flags(container, "args", _MODEL_SERVER_FLAGS))
+        params.pop(_PORT, None)
+        if params:
+            if not writable:
+                flags = ", ".join(sorted("--" + name for name in params))
+                raise _fail(
+                    f"scheduler deployment {dep} sets deprecated {flags} but has no inline --config-text; "
+                    "automatic migration to the metrics-data-source plugin is not possible — convert to "
+                    "--config-text or remove the flags manually"
+                )
+            parameters = _metrics_data_source_parameters(params)
+            if parameters:
+                steps.append(lambda cfg: _add_metrics_data_source(cfg, parameters))
+    _mutate_config(pod, steps)
+
+
+def _writable(pod: dict[str, Any]) -> bool:
+    main = find_container(pod.get("containers"), MAIN)
+    args = (main or {}).get("args") or []
+    return any(args[i] in INLINE_FLAGS for i in range(len(args) - 1))
+
+
+def _mutate_config(pod: dict[str, Any], steps: list[Step]) -> None:
+    """mutateSchedulerConfig: every inline config-text value of `main`, parsed once, mutated, re-serialised.
+    A value that is not an object with a `kind` stops the mutation silently."""
+    main = find_container(pod.get("containers"), MAIN)
+    if main is None:
+        return
+    args = main.get("args") or []
+    for i in range(len(args) - 1):
+        if args[i] in INLINE_FLAGS:
+            cfg = parse_go_yaml(args[i + 1])
+            if not isinstance(cfg, dict) or not isinstance(cfg.get("kind"), str) or not cfg["kind"]:
+                return
+            for step in steps:
+                step(cfg)
+            args[i + 1] = dump_go_yaml(cfg)
+
+
+def _flag_name(arg: str) -> str:
+    return arg.lstrip("-").split("=", 1)[0]
+
+
+def _strip_flags(container: dict[str, Any], key: str, names: Any) -> dict[str, str]:
+    """filterArgs: drop `--flag=value` and `--flag value` entries, returning {flag: value}."""
+    items = container.get(key) or []
+    kept: list[str] = []
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(items):
+        arg = items[i]
+        name, eq, value = arg.lstrip("-").partition("=")
+        if name not in names:
+            kept.append(arg)
+            i += 1
+            continue
+        if not eq or not value:
+            value = ""
+            if i + 1 < len(items) and not items[i + 1].startswith("-"):
+                value = items[i + 1]
+                i += 1
+        found[name] = value
+        i += 1
+    if found:
+        if kept:
+            container[key] = kept
+        else:
+            container.pop(key, None)
+    return found
+
+
+def _plugins(cfg: dict[str, Any]) -> list[Any] | None:
+    plugins = cfg.get("plugins")
+    return plugins if isinstance(plugins, list) else None
+
+
+def _plugin_maps(cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in _plugins(cfg) or [] if isinstance(p, dict)]
+
+
+def _profile_refs(cfg: dict[str, Any]) -> list[list[Any]]:
+    profiles = cfg.get("schedulingProfiles")
+    if not isinstance(profiles, list):
+        return []
+    out = []
+    for profile in profiles:
+        if isinstance(profile, dict) and isinstance(profile.get("plugins"), list):
+            out.append(profile["plugins"])
+    return out
+
+
+def _rename_plugin(cfg: dict[str, Any], old: str, new: str) -> None:
+    """WithRenamePlugin: type, name and profile pluginRefs (profiles only when `plugins` is a list)."""
+    if _plugins(cfg) is None:
+        return
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") == old:
+            plugin["type"] = new
+        if plugin.get("name") == old:
+            plugin["name"] = new
+    for refs in _profile_refs(cfg):
+        for ref in refs:
+            if isinstance(ref, dict) and ref.get("pluginRef") == old:
+                ref["pluginRef"] = new
+
+
+def _params(plugin: dict[str, Any]) -> dict[str, Any] | None:
+    params = plugin.get("parameters")
+    return params if isinstance(params, dict) else None
+
+
+def _migrate_disagg_profile_params(cfg: dict[str, Any]) -> None:
+    """WithMigrateDisaggProfileParams: deciderPluginName / threshold become a `deciders` map;
+    decider plugins it needs are inserted before the first handler."""
+    plugins = _plugins(cfg)
+    if plugins is None:
+        return
+    inject: list[dict[str, Any]] = []
+    handler = -1
+    for i, plugin in enumerate(plugins):
+        if not isinstance(plugin, dict) or plugin.get("type") not in ("disagg-profile-handler", "pd-profile-handler"):
+            continue
+        if handler == -1:
+            handler = i
+        if plugin.get("parameters") is not None and _params(plugin) is None:
+            raise _fail(f".parameters accessor error: {plugin['parameters']!r} is not a map[string]interface{{}}")
+        params = _params(plugin)
+        if params is None or "deciders" in params:
+            continue
+        if "deciderPluginName" in params:
+            name = params["deciderPluginName"]
+            if not isinstance(name, str):
+                raise _fail(f".parameters.deciderPluginName accessor error: {name!r} is not a string")
+            params["deciders"] = {"prefill": name}
+            params.pop("deciderPluginName")
+            params.pop("threshold", None)
+            continue
+        if "threshold" not in params:
+            continue
+        threshold = params.pop("threshold")
+        if _go_v(threshold) == "0":
+            params["deciders"] = {"prefill": "always-disagg-pd-decider"}
+            inject.append({"type": "always-disagg-pd-decider"})
+        else:
+            params["deciders"] = {"prefill": "prefix-based-pd-decider"}
+            inject.append({"type": "prefix-based-pd-decider", "parameters": {"nonCachedTokens": _non_cached_tokens(threshold)}})
+    inserted = 0
+    for entry in inject:
+        if any(isinstance(p, dict) and p.get("type") == entry["type"] for p in plugins):
+            continue
+        plugins.insert(handler + inserted, entry)
+        inserted += 1
+
+
+def _go_v(value: Any) -> str:
+    """fmt %v for the JSON value types."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format_go_float(value, "g")
+    return str(value)
+
+
+def _non_cached_tokens(threshold: Any) -> int:
+    """thresholdToNonCachedTokens: ceil(threshold / 4), at least 1 (a ~4:1 character-to-token ratio)."""
+    if isinstance(threshold, (int, float)) and not isinstance(threshold, bool):
+        number = float(threshold)
+    else:
+        match = re.match(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", _go_v(threshold))
+        if match is None:
+            return 1
+        number = float(match.group(0))
+    return max(1, math.ceil(number / 4.0))
+
+
+def _remove_hash_block_size(cfg: dict[str, Any]) -> None:
+    for plugin in _plugin_maps(cfg):
+        params = _params(plugin)
+        if params is not None:
+            params.pop("hashBlockSize", None)
+
+
+def _add_metrics_extractor(cfg: dict[str, Any], extracted: dict[str, str]) -> None:
+    """withCoreMetricsExtractorPlugin: the old metric flags' values as a plugin, unless one exists."""
+    if not extracted:
+        return
+    plugins = _plugins(cfg) or []
+    if any(p.get("type") in (METRICS_EXTRACTOR, METRICS_EXTRACTOR_V08) for p in _plugin_maps(cfg)):
+        return
+    engine = {"name": "vllm"}
+    engine.update({field: extracted[flag] for flag, field in _METRIC_FLAGS.items() if flag in extracted})
+    plugins.append(
+        {
+            "name": METRICS_EXTRACTOR,
+            "type": METRICS_EXTRACTOR,
+            "parameters": {
+                "engineLabelKey": "inference.networking.k8s.io/engine-type",
+                "defaultEngine": "vllm",
+                "engineConfigs": [engine],
+            },
+        }
+    )
+    cfg["plugins"] = plugins
+
+
+def _prefix_scorer_v09(cfg: dict[str, Any]) -> None:
+    """withRemovePrefixCacheScorerParametersV09: only prefixMatchInfoProducerName survives."""
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") != PREFIX_SCORER or "parameters" not in plugin:
+            continue
+        params = _params(plugin)
+        if params is None:
+            continue
+        for key in [k for k in params if k != "prefixMatchInfoProducerName"]:
+            del params[key]
+        if not params:
+            del plugin["parameters"]
+
+
+def _remove_unused_tokenizer(cfg: dict[str, Any], pod: dict[str, Any]) -> None:
+    """withRemoveUnnecessaryTokenizer: drop a `tokenizer` container unless precise-prefix-cache-scorer is used."""
+    if _plugins(cfg) is None:
+        return
+    if any(p.get("type") == PRECISE_PREFIX_SCORER for p in _plugin_maps(cfg)):
+        return
+    containers = pod.get("containers") or []
+    for i, container in enumerate(containers):
+        if container.get("name") == TOKENIZER_SIDECAR:
+            del containers[i]
+            return
+
+
+def _llmd_api_version(cfg: dict[str, Any]) -> None:
+    if cfg.get("apiVersion") == "inference.networking.x-k8s.io/v1alpha1":
+        cfg["apiVersion"] = "llm-d.ai/v1alpha1"
+
+
+def _producer_params(old: dict[str, Any]) -> dict[str, Any] | None:
+    """migrateProducerParams: the old scorer's parameters without tokenizersPoolConfig, with
+    indexerConfig.tokenProcessorConfig promoted to the top unless already there."""
+    params = _params(old)
+    if not params:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key != "indexerConfig":
+            out[key] = value
+            continue
+        if not isinstance(value, dict):
+            continue
+        cleaned = {}
+        for inner, inner_value in value.items():
+            if inner == "tokenizersPoolConfig":
+                continue
+            if inner == "tokenProcessorConfig":
+                if "tokenProcessorConfig" not in params:
+                    out["tokenProcessorConfig"] = inner_value
+                continue
+            cleaned[inner] = inner_value
+        if cleaned:
+            out[key] = cleaned
+    return out or None
+
+
+def _decompose_precise_prefix(cfg: dict[str, Any], url: str) -> None:
+    """withDecomposePrecisePrefixCacheScorer: token-producer + precise-prefix-cache-producer +
+    prefix-cache-scorer in place of the monolithic scorer; profile refs renamed and de-duplicated."""
+    plugins = _plugins(cfg)
+    if plugins is None:
+        return
+    idx = next((i for i, p in enumerate(plugins) if isinstance(p, dict) and p.get("type") == PRECISE_PREFIX_SCORER), -1)
+    if idx < 0:
+        return
+    producer: dict[str, Any] = {"type": PRECISE_PREFIX_PRODUCER}
+    params = _producer_params(plugins[idx])
+    if params:
+        producer["parameters"] = params
+    new = [
+        {"type": TOKEN_PRODUCER, "parameters": {"modelName": TOKENIZER_MODEL_PATH, "vllm": {"url": url}}},
+        producer,
+        {"type": PREFIX_SCORER, "parameters": {"prefixMatchInfoProducerName": PRECISE_PREFIX_PRODUCER}},
+    ]
+    remaining = [
+        p for i, p in enumerate(plugins) if i != idx and not (isinstance(p, dict) and p.get("type") == PREFIX_SCORER)
+    ]
+    at = min(idx, len(remaining))
+    cfg["plugins"] = remaining[:at] + new + remaining[at:]
+    profiles = cfg.get("schedulingProfiles")
+    if not isinstance(profiles, list):
+        return
+    for profile in profiles:
+        if not isinstance(profile, dict) or not isinstance(profile.get("plugins"), list):
+            continue
+        refs = profile["plugins"]
+        for ref in refs:
+            if isinstance(ref, dict) and ref.get("pluginRef") == PRECISE_PREFIX_SCORER:
+                ref["pluginRef"] = PREFIX_SCORER
+        seen = False
+        deduped = []
+        for ref in refs:
+            if isinstance(ref, dict) and ref.get("pluginRef") == PREFIX_SCORER:
+                if seen:
+                    continue
+                seen = True
+            deduped.append(ref)
+        profile["plugins"] = deduped
+
+
+def _fill_token_producer(cfg: dict[str, Any], url: str) -> None:
+    """withInjectTokenProducerConfig: modelName and vllm.url of every token-producer, where missing."""
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") != TOKEN_PRODUCER:
+            continue
+        params = _params(plugin)
+        if params is None:
+            params = plugin["parameters"] = {}
+        params.setdefault("modelName", TOKENIZER_MODEL_PATH)
+        vllm = params.get("vllm")
+        if not isinstance(vllm, dict):
+            vllm = params["vllm"] = {}
+        vllm.setdefault("url", url)
+
+
+_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True}
+_GO_BOOLS.update({"0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False})
+
+
+def _metrics_data_source_parameters(params: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if params.get(_SCHEME):
+        out["scheme"] = params[_SCHEME]
+    if params.get(_PATH):
+        out["path"] = params[_PATH]
+    if _INSECURE in params:
+        value = params[_INSECURE]
+        if value == "":
+            out["insecureSkipVerify"] = True
+        elif value in _GO_BOOLS:
+            out["insecureSkipVerify"] = _GO_BOOLS[value]
+        else:
+            raise _fail(
+                f'invalid value "{value}" for --{_INSECURE}: strconv.ParseBool: parsing "{value}": invalid syntax'
+            )
+    return out
+
+
+def _add_metrics_data_source(cfg: dict[str, Any], parameters: dict[str, Any]) -> None:
+    """withMetricsDataSourceParams: append the plugin unless one is declared."""
+    plugins = _plugins(cfg) or []
+    if any(p.get("type") == METRICS_DATA_SOURCE for p in _plugin_maps(cfg)):
+        return
+    plugins.append({"type": METRICS_DATA_SOURCE, "parameters": parameters})
+    cfg["plugins"] = plugins
+
+
+# legacy in-pod tokenizer sidecar (03 §7.4)
+
+
+def _uds_tokenizer_config(cfg: dict[str, Any]) -> None:
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") == PRECISE_PREFIX_SCORER:
+            pool = _set_path(plugin, ("parameters", "indexerConfig", "tokenizersPoolConfig"))
+            pool["modelName"] = "base"
+            _set_path(pool, ("uds",))["socketFile"] = "/tmp/tokenizer/tokenizer-uds.socket"
+
+
+def _promote_token_processor_config(cfg: dict[str, Any]) -> None:
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") != PRECISE_PREFIX_SCORER:
+            continue
+        params = _params(plugin)
+        if params is None or "tokenProcessorConfig" in params:
+            continue
+        indexer = params.get("indexerConfig")
+        if isinstance(indexer, dict) and "tokenProcessorConfig" in indexer:
+            params["tokenProcessorConfig"] = copy.deepcopy(indexer["tokenProcessorConfig"])
+
+
+def _block_size_tokens(cfg: dict[str, Any]) -> None:
+    for plugin in _plugin_maps(cfg):
+        if plugin.get("type") != PREFIX_SCORER:
+            continue
+        params = _params(plugin)
+        if params is not None and "blockSizeTokens" not in params and "blockSize" in params:
+            params["blockSizeTokens"] = params["blockSize"]
+
+
+def _set_path(node: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    """unstructured.SetNestedField's walk: create missing maps, fail on a non-map in the way."""
+    for key in path:
+        child = node.get(key)
+        if child is None:
+            child = node[key] = {}
+        if not isinstance(child, dict):
+            raise _fail(f"value cannot be set because .{key} is not a map[string]interface{{}}")
+        node = child
+    return node
+
+
+@dataclass(frozen=True, order=True)
+class _Version:
+    major: int
+    minor: int
+    patch: int
+    release: bool  # no pre-release suffix: sorts after any pre-release of the same X.Y.Z
+
+
+_IDENTIFIER = re.compile(r"[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*")
+
+
+def _semver(text: str) -> _Version:
+    """coreos/go-semver NewVersion: dotted-tri `X.Y.Z[-pre][+meta]`."""
+    rest, _, build = text.partition("+")
+    core, _, pre = rest.partition("-")
+    parts = core.split(".", 2)
+    if len(parts) != 3:
+        raise _fail(f'failed to parse version "{text}": {core} is not in dotted-tri format')
+    for what, ident in (("pre-release", pre), ("metadata", build)):
+        if ident and not _IDENTIFIER.fullmatch(ident):
+            raise _fail(f'failed to parse version "{text}": failed to validate {what}: {ident} is not a valid semver identifier')
+    numbers = []
+    for part in parts:
+        if not re.fullmatch(r"[+-]?[0-9]+", part):
+            raise _fail(f'failed to parse version "{text}": strconv.ParseInt: parsing "{part}": invalid syntax')
+        numbers.append(int(part))
+    return _Version(numbers[0], numbers[1], numbers[2], not pre)
+
+
+# -- Go YAML: sigs.k8s.io/yaml over goyaml.v2, and encoding/json ----------------------------------
+#
+# Parsing: YAML 1.1 scalars as goyaml.v2 resolves them (y/n/on/off are booleans, timestamps stay
+# strings, ints in Go's base-0 syntax), then converted to JSON and back as the API machinery does:
+# keys become strings, integral numbers become ints, NaN/Inf make the document unparsable.
+# Dumping: goyaml.v2's emitter (a libyaml port, like PyYAML's): keys in goyaml.v2's natural order,
+# strings that would read back as another type double-quoted, multi-line strings literal,
+# 2-space indentation, sequences not indented under their key, lines folded at 80 columns.
+
+_STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
+_MERGE = "tag:yaml.org,2002:merge"
+_WORDS: dict[str, tuple[str, Any]] = {}
+for _words, _value in (("y Y yes Yes YES true True TRUE on On ON", True), ("n N no No NO false False FALSE off Off OFF", False)):
+    _WORDS.update({w: (_BOOL, _value) for w in _words.split()})
+_WORDS.update({w: (_NULL, None) for w in ("~", "null", "Null", "NULL")})
+_WORDS[""] = (_NULL, None)
+for _words, _value in ((".nan .NaN .NAN", math.nan), (".inf .Inf .INF +.inf +.Inf +.INF", math.inf), ("-.inf -.Inf -.INF", -math.inf)):
+    _WORDS.update({w: (_FLOAT, _value) for w in _words.split()})
+
+_GO_INT = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})"
+    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?"
+)
+_INT64 = 1 << 63
+
+
+def _go_parse_int(text: str) -> int | None:
+    """strconv.ParseInt(text, 0, 64), falling back to ParseUint for large unsigned values."""
+    match = _GO_INT.fullmatch(text)
+    if match is None:
+        return None
+    sign, body = match.groups()
+    low = body[:2].lower()
+    if low in ("0x", "0o", "0b"):
+        value = int(body[2:], {"0x": 16, "0o": 8, "0b": 2}[low])
+    elif body.startswith("0") and len(body) > 1:
+        value = int(body[1:], 8)
+    else:
+        value = int(body)
+    if sign == "-":
+        value = -value
+    if -_INT64 <= value < _INT64 or (not sign and value < 2 * _INT64):
+        return value
+    return None
+
+
+def go_yaml_resolve(text: str) -> tuple[str, Any]:
+    """goyaml.v2 `resolve` for a plain scalar: (tag, value). Timestamps are reported as strings
+    (decoding into interface{} keeps them so) but still make an emitted string quoted."""
+    if text in _WORDS:
+        return _WORDS[text]
+    first = text[0]
+    if first == ".":
+        if re.fullmatch(r"\.[0-9]+([eE][-+]?[0-9]+)?", text):
+            return _FLOAT, float(text)
+    elif first in "+-0123456789":
+        plain = text.replace("_", "")
+        value = _go_parse_int(plain)
+        if value is not None:
+            return _INT, value
+        if _YAML_FLOAT.fullmatch(plain):
+            return _FLOAT, float(plain)
+    return _STR, text
+
+
+def _reads_as_other_type(text: str) -> bool:
+    """Whether goyaml.v2 quotes this string: it would resolve to another type (a timestamp
+    included), or is a base-60 float."""
+    if go_yaml_resolve(text)[0] != _STR:
+        return True
+    return _is_timestamp(text) or bool(_BASE60_FLOAT.fullmatch(text))
+
+
+def _is_timestamp(text: str) -> bool:
+    """goyaml.v2 parseTimestamp: `2006-1-2`, with `T`/`t` time and zone, or ` ` time without zone."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day = (int(g) for g in match.groups()[:3])
+    clock = [int(g) for g in match.groups()[3:] if g is not None]
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return not clock or (clock[0] < 24 and clock[1] < 60 and clock[2] < 60)
+
+
+class _GoLoader(yaml.SafeLoader):
+    """PyYAML's parser with goyaml.v2's plain-scalar resolution."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:  # noqa: D401 - PyYAML hook
+        if kind is yaml.ScalarNode and implicit[0]:
+            if value == "<<":
+                return _MERGE
+            return go_yaml_resolve(value)[0]
+        return super().resolve(kind, value, implicit)
+
+
+for _tag in (_BOOL, _NULL, _INT, _FLOAT):
+    _GoLoader.add_constructor(_tag, lambda loader, node: go_yaml_resolve(loader.construct_scalar(node))[1])
+
+
+class _Unparsable(Exception):
+    pass
+
+
+def parse_go_yaml(text: str) -> Any:
+    """sigs.k8s.io/yaml.Unmarshal of the first document into JSON values; None when it fails."""
+    loader = _GoLoader(text)
+    try:
+        if not loader.check_node():
+            return None
+        return _jsonable(loader.construct_document(loader.get_node()))
+    except (yaml.YAMLError, _Unparsable, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+
+
+def _jsonable(value: Any) -> Any:
+    """YAML → JSON → Go values: string keys, integral numbers as ints, no NaN/Inf."""
+    if isinstance(value, dict):
+        return {_json_key(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise _Unparsable()
+        if value.is_integer() and abs(value) < 1e21 and -_INT64 <= int(value) < _INT64:
+            return int(value)
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        return float(value)
+    if value is None or isinstance(value, (str, int)):
+        return value
+    raise _Unparsable()  # explicit !!timestamp, !!binary, !!set ...: not worth reproducing
+
+
+def _json_key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        return format_go_float(key, "g")
+    raise _Unparsable()
+
+
+def format_go_float(value: float, verb: str) -> str:
+    """strconv.FormatFloat(value, verb, -1, 64) for verb 'g', 'f' or 'e' (shortest digits)."""
+    sign, digits, exponent = Decimal(repr(abs(value))).as_tuple()
+    assert isinstance(exponent, int)
+    text = "".join(map(str, digits)).rstrip("0") or "0"
+    point = len(digits) + exponent  # position of the decimal point after the first digit string
+    if text == "0":
+        point = 1
+    neg = "-" if value < 0 or (value == 0 and math.copysign(1, value) < 0) else ""
+    if verb == "g":
+        verb = "e" if point - 1 < -4 or point - 1 >= 6 else "f"
+    if verb == "e":
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        exp = point - 1 if text != "0" else 0
+        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    if point <= 0:
+        return f"{neg}0.{'0' * -point}{text}"
+    if point >= len(text):
+        return f"{neg}{text}{'0' * (point - len(text))}"
+    return f"{neg}{text[:point]}.{text[point:]}"
+
+
+def _go_key_less(a: str, b: str) -> bool:
+    """goyaml.v2 keyList.Less for string keys: letters by code point, non-letters first, digit runs
+    by value (Go's unicode.IsDigit: category Nd, valued as rune - '0')."""
+    digit = lambda c: unicodedata.category(c) == "Nd"  # noqa: E731
+    for i in range(min(len(a), len(b))):
+        ca, cb = a[i], b[i]
+        if ca == cb:
+            continue
+        la, lb = ca.isalpha(), cb.isalpha()
+        if la and lb:
+            return ca < cb
+        if la or lb:
+            return lb
+        an = bn = 0
+        if ca == "0" or cb == "0":
+            j = i - 1
+            while j >= 0 and digit(a[j]):
+                if a[j] != "0":
+                    an = bn = 1
+                    break
+                j -= 1
+        ai = i
+        while ai < len(a) and digit(a[ai]):
+            an = an * 10 + ord(a[ai]) - 48
+            ai += 1
+        bi = i
+        while bi < len(b) and digit(b[bi]):
+            bn = bn * 10 + ord(b[bi]) - 48
+            bi += 1
+        if an != bn:
+            return an < bn
+        if ai != bi:
+            return ai < bi
+        return ca < cb
+    return len(a) < len(b)
+
+
+def _go_sorted_keys(keys: list[str]) -> list[str]:
+    return sorted(keys, key=functools.cmp_to_key(lambda x, y: -1 if _go_key_less(x, y) else (1 if _go_key_less(y, x) else 0)))
+
+
+class _GoDumper(yaml.SafeDumper):
+    """Every scalar is written as a str-tagged node whose style is chosen like goyaml.v2's encoder."""
+
+    yaml_implicit_resolvers: dict = {}
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text else ('"' if _reads_as_other_type(text) else None)
+    return dumper.represent_scalar(_STR, text, style=style)
+
+
+def _represent_plain(text: str) -> Callable[[yaml.SafeDumper, Any], yaml.ScalarNode]:
+    return lambda dumper, _: dumper.represent_scalar(_STR, text)
+
+
+_GoDumper.add_representer(str, _represent_str)
+_GoDumper.add_representer(bool, lambda d, v: d.represent_scalar(_STR, "true" if v else "false"))
+_GoDumper.add_representer(int, lambda d, v: d.represent_scalar(_STR, str(v)))
+_GoDumper.add_representer(float, lambda d, v: d.represent_scalar(_STR, _yaml_float(v)))
+_GoDumper.add_representer(type(None), _represent_plain("null"))
+_GoDumper.add_representer(dict, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", [(k, v[k]) for k in _go_sorted_keys(list(v))]))
+_GoDumper.add_representer(RawConfig, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", [(k, v[k]) for k in _go_sorted_keys(list(v))]))
+
+
+def _yaml_float(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    return format_go_float(value, "g")
+
+
+def dump_go_yaml(value: Any) -> str:
+    """sigs.k8s.io/yaml.Marshal of JSON values."""
+    return yaml.dump(value, Dumper=_GoDumper, default_flow_style=False, allow_unicode=True, width=80, indent=2)
+
+
+def go_json(value: Any) -> str:
+    """encoding/json.Marshal: compact, map keys sorted, <>& and U+2028/2029 escaped, Go number format."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != 0 and (abs(value) < 1e-6 or abs(value) >= 1e21):
+            return re.sub(r"e-0(\d)$", r"e-\1", format_go_float(value, "e"))
+        return format_go_float(value, "f")
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+            text = text.replace(char, escape)
+        return text
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{go_json(str(k))}:{go_json(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(go_json(v) for v in value) + "]"
+    raise TypeError(f"not a JSON value: {value!r}")
