@@ -70,6 +70,8 @@ KNOWN_INPUT_KINDS: frozenset[tuple[str, str]] = frozenset(
     {
         ("serving.kserve.io/v1alpha2", "LLMInferenceService"),
         ("serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig"),
+        ("serving.kserve.io/v1alpha1", "LLMInferenceService"),
+        ("serving.kserve.io/v1alpha1", "LLMInferenceServiceConfig"),
         ("v1", "ConfigMap"),
     }
 )
@@ -173,13 +175,6 @@ def check_kind(doc: Document) -> None:
     if key in KNOWN_INPUT_KINDS:
         return
     where = doc.locate(("apiVersion",)) if doc.api_version != "serving.kserve.io/v1alpha2" else doc.locate(("kind",))
-    if doc.api_version == "serving.kserve.io/v1alpha1" and doc.kind in ("LLMInferenceService", "LLMInferenceServiceConfig"):
-        raise LlmcError(
-            f"llmc reads serving.kserve.io/v1alpha2 objects, this {doc.kind} is serving.kserve.io/v1alpha1",
-            where,
-            hint="change apiVersion to serving.kserve.io/v1alpha2; the spec is the same except that "
-            "v1alpha2 has no model.criticality (nor criticality on LoRA adapters): remove those fields",
-        )
     known = ", ".join(f"{kind} ({api})" for api, kind in sorted(KNOWN_INPUT_KINDS))
     raise LlmcError(
         f"llmc does not read {doc.kind} objects of apiVersion {doc.api_version}",

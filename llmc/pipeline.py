@@ -46,6 +46,7 @@ class ServiceOutput:
 
 def compile_request(request: Request) -> list[ServiceOutput]:
     """Validate, resolve and render every service of the request; raise ErrorList on any input error."""
+    from .conversion import V1ALPHA1, to_v1alpha2
     from .load import check_kind
     from .schema import apply_defaults, validate
     from .webhook import default_service, validate_config, validate_service
@@ -60,6 +61,8 @@ def compile_request(request: Request) -> list[ServiceOutput]:
         try:
             check_kind(doc)
             obj = _with_namespace(doc.obj, default_ns)
+            if obj.get("apiVersion") == V1ALPHA1:
+                obj = to_v1alpha2(obj)
             if obj["kind"] == "ConfigMap":
                 return obj
             obj = apply_defaults(obj)

@@ -375,16 +375,6 @@ def test_known_kinds_are_accepted():
         check_kind(Document({"apiVersion": api_version, "kind": kind}))
 
 
-def test_v1alpha1_is_refused_with_what_to_change():
-    file = str(BAD / "v1alpha1.yaml")
-    (doc,) = load_text((BAD / "v1alpha1.yaml").read_text(), file)
-    with pytest.raises(LlmcError) as info:
-        check_kind(doc)
-    assert "serving.kserve.io/v1alpha2" in info.value.message
-    assert "change apiVersion to serving.kserve.io/v1alpha2" in info.value.hint
-    assert (info.value.location.line, info.value.location.col, info.value.location.path) == (1, 13, "apiVersion")
-
-
 def test_other_kinds_are_refused_with_the_list_of_known_kinds():
     (doc,) = load_text((BAD / "unknown-kind.yaml").read_text(), "d.yaml")
     with pytest.raises(LlmcError, match="llmc does not read Deployment objects of apiVersion apps/v1") as info:
