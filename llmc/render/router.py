@@ -258,18 +258,11 @@ def explain_objects(ctx: RenderContext, cluster: Cluster | None = None) -> list[
     return [(obj["kind"], obj["metadata"]["name"], why) for obj, why in plan]
 
 
-def _storage_attach(ctx: RenderContext, pod: dict[str, Any], container: str, model_path: str) -> None:
+def _storage_attach(ctx: RenderContext, pod: dict[str, Any], container: str, model_path: str, where: str) -> None:
     """attachModelArtifacts(container, modelPath, attachLoRA=false) of llmc.render.storage."""
     from . import storage
 
-    attach = getattr(storage, "attach", None)
-    if attach is None:
-        raise LlmcError(
-            "llmc cannot yet attach the model to the tokenizer (llmc.render.storage.attach is missing)",
-            hint="render without the standalone tokenizer, or update llmc",
-            exit_code=2,
-        )
-    attach(ctx, pod, container=container, model_path=model_path, lora=False)
+    storage.attach(ctx, pod, container=container, model_path=model_path, lora=False, where=where)
 
 
 def _stopped(ctx: RenderContext) -> bool:

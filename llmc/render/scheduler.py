@@ -57,8 +57,9 @@ METRICS_EXTRACTOR = "model-server-protocol-metrics"
 METRICS_EXTRACTOR_V08 = "core-metrics-extractor"
 METRICS_DATA_SOURCE = "metrics-data-source"
 
-AttachModel = Callable[[RenderContext, dict[str, Any], str, str], None]
-"""attachModelArtifacts(pod, container, modelPath) without LoRA (the tokenizer's model files)."""
+AttachModel = Callable[[RenderContext, dict[str, Any], str, str, str], None]
+"""attachModelArtifacts(pod, container, modelPath) without LoRA (the tokenizer's model files);
+the last argument is the pod's field path, for errors."""
 
 
 class RawConfig(dict):
@@ -338,7 +339,7 @@ def deployment(ctx: RenderContext, tokenizer_url: str | None, attach_model: Atta
         if not args:
             del main["args"]
     if find_container(pod.get("containers"), TOKENIZER_SIDECAR) is not None:
-        attach_model(ctx, pod, TOKENIZER_SIDECAR, TOKENIZER_MODEL_PATH)
+        attach_model(ctx, pod, TOKENIZER_SIDECAR, TOKENIZER_MODEL_PATH, "spec.router.scheduler.template")
         _mutate_config(pod, [_uds_tokenizer_config, _promote_token_processor_config, _block_size_tokens])
     _transform(ctx, pod, pod_meta.get("annotations") or {}, tokenizer_url)
 

@@ -67,7 +67,7 @@ def deployment(ctx: RenderContext, attach_model: AttachModel) -> dict[str, Any]:
     """One replica of the merged `scheduler.tokenizer.template`, with the model's tokenizer files
     attached to container `main` at /mnt/models/base (no LoRA)."""
     pod = copy.deepcopy(((scheduler(ctx.spec) or {}).get("tokenizer") or {}).get("template") or {})
-    attach_model(ctx, pod, CONTAINER, TOKENIZER_MODEL_PATH)
+    attach_model(ctx, pod, CONTAINER, TOKENIZER_MODEL_PATH, "spec.router.scheduler.tokenizer.template")
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",

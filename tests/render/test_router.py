@@ -108,7 +108,7 @@ def render(ctx: RenderContext, cluster: router.Cluster | None = None) -> list[di
     return router.objects(ctx, cluster, attach_model=fake_attach)
 
 
-def fake_attach(ctx: RenderContext, pod: dict[str, Any], container: str, path: str) -> None:
+def fake_attach(ctx: RenderContext, pod: dict[str, Any], container: str, path: str, where: str) -> None:
     """Stands in for llmc.render.storage: marks where the model would be attached."""
     pod.setdefault("initContainers", []).append({"name": "storage-initializer", "args": [f"hf://{MODEL}", path]})
 
@@ -553,7 +553,7 @@ def test_tokenizer_objects_and_wiring(upstream: Path) -> None:
     assert tok["spec"]["replicas"] == 1 and tok["spec"]["selector"] == {"matchLabels": labels}
     pod = tok["spec"]["template"]["spec"]
     assert pod["automountServiceAccountToken"] is False
-    assert pod["initContainers"][0]["args"] == [f"hf://{MODEL}", "/mnt/models/base"]
+    assert pod["initContainers"][0]["args"] == [f"hf://{MODEL}", "/mnt/models/base"]  # what fake_attach records
     assert pod["containers"][0]["readinessProbe"]["httpGet"]["scheme"] == "HTTP"
     assert svc["spec"] == {"selector": labels, "ports": [{"name": "render-http", "port": 8000, "targetPort": "render-http", "protocol": "TCP"}]}
     config = scheduler.parse_go_yaml(objs[6]["spec"]["template"]["spec"]["containers"][0]["args"][1])
@@ -754,3 +754,19 @@ def test_explain_lists_every_object(upstream: Path) -> None:
     explained = router.explain_objects(ctx)
     assert [(k, n) for k, n, _ in explained] == [(o["kind"], o["metadata"]["name"]) for o in render(ctx)]
     assert all(why for _, _, why in explained)
+
+
+def test_tokenizer_model_download_through_storage(upstream: Path) -> None:
+    # tokenizer.go: attachModelArtifacts(container "main", /mnt/models/base, no LoRA). In
+    # workload_storage.go attachStorageInitializer the download still goes to /mnt/models; only the
+    # target's read-only mount uses modelPath; STORAGE_ALLOW_PATTERNS is for a container named "tokenizer"
+    inline = {"kind": "EndpointPickerConfig", "plugins": [{"type": "token-producer"}]}
+    spec = merged(upstream, {"scheduler": {"config": {"inline": inline}}})
+    spec["router"]["scheduler"]["tokenizer"] = preset(upstream, "config-llm-tokenizer.yaml")["router"]["scheduler"]["tokenizer"]
+    tok = [o for o in router.objects(context(spec)) if o["metadata"]["name"] == f"{NAME}-tokenizer" and o["kind"] == "Deployment"][0]
+    pod = tok["spec"]["template"]["spec"]
+    init = pod["initContainers"][0]
+    assert init["name"] == "storage-initializer" and init["args"] == [f"hf://{MODEL}", "/mnt/models"]
+    assert "STORAGE_ALLOW_PATTERNS" not in [e["name"] for e in init.get("env") or []]
+    mounts = pod["containers"][0]["volumeMounts"]
+    assert {"name": "kserve-provision-location", "mountPath": "/mnt/models/base", "readOnly": True} in mounts

@@ -601,8 +601,8 @@ def test_legacy_tokenizer_sidecar_gets_the_model_and_uds_config(upstream: Path) 
     spec = epp_spec(upstream, config={"inline": scheduler.parse_go_yaml(config)}, annotations={"app.kubernetes.io/version": "0.8.0"})
     spec["router"]["scheduler"]["template"]["containers"].append({"name": "tokenizer"})
     calls = []
-    dep = scheduler.deployment(make_ctx(spec), None, lambda ctx, pod, c, path: calls.append((c, path)))
-    assert calls == [("tokenizer", "/mnt/models/base")]
+    dep = scheduler.deployment(make_ctx(spec), None, lambda ctx, pod, *where: calls.append(where))
+    assert calls == [("tokenizer", "/mnt/models/base", "spec.router.scheduler.template")]
     params = scheduler.parse_go_yaml(config_text(main_of(dep)))["plugins"][0]["parameters"]
     assert params["indexerConfig"]["tokenizersPoolConfig"] == {"modelName": "base", "uds": {"socketFile": "/tmp/tokenizer/tokenizer-uds.socket"}}
     assert params["tokenProcessorConfig"] == {"blockSize": 16}
