@@ -12,10 +12,12 @@ schemas) with what a document check needs and a CRD leaves to the API server:
   should flag the typo;
 - `null` accepted for optional fields, which the API server (and llmc) drop.
 
-`kubeconform_files` names the files as kubeconform's `-schema-location`
-templates expect, `{kind}-{group}-{version}.json` with the kind in lower case
-(`{{ .ResourceKind }}{{ .KindSuffix }}.json`). `single_file` is one draft-07
-schema for yaml-language-server's `$schema` modeline: the kinds sit in
+`kubeconform_files` names the files `{kind}-{group}-{version}.json`, the kind
+in lower case, as `schemas/crd/` does; kubeconform finds them with the
+`-schema-location` template `DIR/{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json`
+(its `{{ .KindSuffix }}` keeps only the first label of the group).
+
+`single_file` is one draft-07 schema for yaml-language-server's `$schema` modeline: the kinds sit in
 `definitions` and `allOf` holds one `if kind … then $ref` per kind. Unlike a
 `oneOf`, which reports every branch's failures, this reports only the errors of
 the document's own kind.
