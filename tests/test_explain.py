@@ -117,3 +117,22 @@ def test_explain_reports_input_errors_like_render() -> None:
     assert result.exit_code == 1
     assert result.stdout == ""
     assert 'unknown field "spec.replica"' in result.stderr
+
+
+def test_shell_completion_knows_the_gitops_commands_and_choices() -> None:
+    """typer's completion (`llmc --install-completion`), as the installed bash script calls it."""
+    import os
+    import subprocess
+    import sys
+
+    launcher = Path(__file__).resolve().parent / "data" / "gitops" / "bin"
+    env = {**os.environ, "PATH": f"{launcher}{os.pathsep}{os.environ['PATH']}", "LLMC_PYTHON": sys.executable,
+           "_LLMC_COMPLETE": "complete_bash"}
+
+    def complete(words: str, cword: int) -> list[str]:
+        done = subprocess.run(["llmc"], env={**env, "COMP_WORDS": words, "COMP_CWORD": str(cword)},
+                              capture_output=True, text=True, timeout=60)
+        return done.stdout.split()
+
+    assert complete("llmc ex", 1) == ["explain"]
+    assert complete("llmc explain -o ", 3) == ["text", "json"]

@@ -88,6 +88,18 @@ def test_the_text_report_names_both_requests(built: Path) -> None:
     ]
 
 
+def test_the_build_can_come_on_stdin(built: Path) -> None:
+    """`kubectl kustomize overlay | llmc diff - --render svc.yaml`, as docs/gitops.md shows."""
+    result = CliRunner().invoke(
+        app, ["diff", "-", "--render", str(OVERLAY / "managed-dra-service.yaml"), "-o", "json"],
+        input=built.read_text(), catch_exceptions=False,
+    )
+    assert result.exit_code == 1, result.stderr
+    assert [c["object"] for c in json.loads(result.stdout)["changed"]] == [
+        "ResourceClaimTemplate.resource.k8s.io inference/qwen-managed-dra"
+    ]
+
+
 def test_renaming_the_request_makes_them_equal(built: Path) -> None:
     """The counter-check: with KServe's request name the overlay is exactly llmc's managed DRA."""
     built.write_text(built.read_text().replace("name: nvidia", "name: device"))
