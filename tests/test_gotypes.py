@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from llmc.errors import LlmcError
 from llmc.gotypes import (
+    KINDS,
     GoType,
     field_by_go,
     field_by_json,
@@ -96,6 +97,23 @@ def test_every_schema_property_is_a_go_field_and_back() -> None:
     problems: list[str] = []
     _compare(spec_type(), schema, "spec", problems)
     assert problems == []
+
+
+def test_every_reachable_type_has_a_known_kind() -> None:
+    seen: set[int] = set()
+    kinds: set[str] = set()
+    stack = [spec_type(), object_meta_type()]
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        kinds.add(t.kind)
+        stack.extend(f.type for f in t.fields)
+        if t.elem is not None:
+            stack.append(t.elem)
+    assert kinds <= KINDS
+    assert {"struct", "pointer", "slice", "map", "quantity", "intorstring", "raw", "url", "time"} <= kinds
 
 
 # -- reference 01 §1: KServe types -------------------------------------------------------
