@@ -308,7 +308,7 @@ def _plan(ctx: RenderContext, cluster: Cluster | None, attach: AttachModel) -> l
         out.append((scheduler.auth_delegator_binding(ctx, sa), "lets the EPP authenticate callers of /metrics"))
         out.append((scheduler.role(ctx), "EPP read access to pods, InferencePools and objectives; leases for leader election"))
         out.append((scheduler.role_binding(ctx, sa), "binds the EPP role to its ServiceAccount"))
-    if sched is not None and tokenizer.rendered(spec):
+    if tokenizer.rendered(spec):
         if not tokenizer.has_template(spec):
             ctx.findings.add(
                 "LLMC204",
@@ -498,7 +498,10 @@ def _rewrite_for_group(ctx: RenderContext, spec: dict[str, Any]) -> None:
         if any(p is not None and (p == prefix or p.startswith(prefix + "/")) for p in paths):
             continue
         if any(_is_own_backend(ctx, ref) for ref in rule.get("backendRefs") or []):
-            rule["backendRefs"] = copy.deepcopy(members)
+            if members:
+                rule["backendRefs"] = copy.deepcopy(members)
+            else:
+                del rule["backendRefs"]  # an empty list is omitted from the Go object
 
 
 def _model_names(spec: dict[str, Any], name: str) -> list[str]:

@@ -511,6 +511,16 @@ def test_routing_group_label_and_backends(upstream: Path) -> None:
         assert by_name[name] == [member]
 
 
+def test_routing_group_member_diverging_from_itself(upstream: Path) -> None:
+    # injectGroupBackendRefs: the member (as stored) and the merged spec disagree on the model names,
+    # so no member matches and the rewritten rules lose their backends
+    spec = merged(upstream, {"scheduler": {}, "route": {"group": "blue", "weight": 70}, "gateway": {}})
+    spec["model"]["lora"] = {"adapters": [{"name": "from-a-baseref", "uri": "hf://a/b"}]}
+    rules = {r["name"]: r for r in router.http_route(context(spec))["spec"]["rules"]}
+    assert "backendRefs" not in rules["v1-model-routing"]
+    assert rules["v1-completions-path"]["backendRefs"] == [_pool_backend()]
+
+
 def test_route_defaults() -> None:
     # gateway-api HTTPRoute CRD defaults (03 §3.1.1 notes; 01 §3.5)
     spec: dict[str, Any] = {"parentRefs": [{"name": "gw"}]}
