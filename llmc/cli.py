@@ -19,6 +19,11 @@ presets_app = typer.Typer(no_args_is_help=True, help="List and show the built-in
 app.add_typer(presets_app, name="presets")
 
 
+class KServeVersion(str, Enum):
+    master = "master"
+    v020 = "v0.20"
+
+
 class Output(str, Enum):
     yaml = "yaml"
     json = "json"
@@ -59,6 +64,7 @@ def render(
     kube_version: Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")] = None,
     dra_api: Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")] = "resource.k8s.io/v1",
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Do not print findings.")] = False,
+    kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")] = None,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .errors import ErrorList, LlmcError
@@ -68,6 +74,7 @@ def render(
         request = _request(
             filename, presets, preset_set, kserve_config, namespace, system_namespace,
             owner_references, api_versions, kube_version, dra_api, sources,
+            kserve_version=kserve_version.value if kserve_version else None,
         )
         from .pipeline import compile_request
 
@@ -97,7 +104,7 @@ def render(
 
 
 def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
-             owner_references, api_versions, kube_version, dra_api, sources):
+             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None):
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -128,7 +135,8 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
     elif kube_version:
         caps = Capabilities(kube_version=kube_version)
     options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps)
-    return Request(inputs, preset_docs, settings, options, namespace, set_name)
+    version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
+    return Request(inputs, preset_docs, settings, options, namespace, version)
 
 
 class DiffOutput(str, Enum):

@@ -28,7 +28,7 @@ class Request:
     settings: Settings = field(default_factory=Settings)
     options: RenderOptions = field(default_factory=RenderOptions)
     namespace: str = "default"
-    preset_set: str | None = None
+    kserve_version: str = "master"  # whose controller behaviour to reproduce: master or v0.20
 
 
 @dataclass
@@ -103,7 +103,7 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     if errors:
         raise ErrorList(sorted(errors, key=_error_order))
 
-    resolver = Resolver(store, request.settings, configmaps, Behaviour.for_set(request.preset_set))
+    resolver = Resolver(store, request.settings, configmaps, Behaviour.for_version(request.kserve_version))
     outputs: list[ServiceOutput] = []
     for doc, obj in services:
         try:

@@ -29,8 +29,8 @@ class Behaviour:
     latency_from_config_text: bool = True  # HEAD also reads --config-text for detection
 
     @classmethod
-    def for_set(cls, preset_set: str | None) -> "Behaviour":
-        if preset_set == "kserve-v0.20":
+    def for_version(cls, version: str) -> "Behaviour":
+        if version == "v0.20":
             return cls(tokenizer_preset=False, latency_from_config_text=False)
         return cls()
 
