@@ -32,9 +32,10 @@ PyYAML's libyaml emitter (``yaml.CSafeDumper``), chosen by measurement
 (``bench/emit_bench.py``), fed with nodes llmc builds itself: every scalar is
 tagged ``str`` and the resolver is bypassed, so llmc alone decides quoting and
 no tag or anchor is ever written. A pure-Python fallback is deliberately absent:
-the pure emitters differ from libyaml in corner cases (characters outside the
-Basic Multilingual Plane, NEL), and the same input must give the same bytes on
-every machine.
+PyYAML's pure emitter, given the same nodes, writes the same bytes for
+ordinary objects but not in corner cases (characters outside the Basic
+Multilingual Plane, empty map keys), and the same input must give the same bytes
+on every machine.
 
 - Stream: every document starts with a ``---`` line (helm template's
   convention): the output can be concatenated with other streams, and a
@@ -75,6 +76,7 @@ trailing newline.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -208,16 +210,16 @@ def needs_quotes(text: str) -> bool:
     return False
 
 
-def _str_node(text: str) -> ScalarNode:
+@functools.lru_cache(maxsize=4096)
+def _style(text: str) -> str | None:
+    """Scalar style for a string; cached because keys and many values repeat."""
     if _YAML11_BREAKS.search(text):
-        style = '"'
-    elif "\n" in text:
-        style = "|"
-    elif needs_quotes(text):
-        style = "'"
-    else:
-        style = None
-    return ScalarNode(_STR, text, style=style)
+        return '"'
+    if "\n" in text:
+        return "|"
+    if needs_quotes(text):
+        return "'"
+    return None
 
 
 def _float_text(value: float) -> str:
@@ -231,11 +233,12 @@ def _node(value: Any) -> Node:
     """A fresh node tree (never shared, so never an anchor) for canonical plain data."""
     kind = type(value)
     if kind is str:
-        return _str_node(value)
-    if kind is dict:
-        return MappingNode(_MAP, [(_node(k), _node(v)) for k, v in value.items()], flow_style=False)
+        return ScalarNode(_STR, value, None, None, _style(value))
+    if kind is dict:  # keys are strings: order_keys checked
+        pairs = [(ScalarNode(_STR, k, None, None, _style(k)), _node(v)) for k, v in value.items()]
+        return MappingNode(_MAP, pairs, None, None, False)
     if kind is list:
-        return SequenceNode(_SEQ, [_node(v) for v in value], flow_style=False)
+        return SequenceNode(_SEQ, [_node(v) for v in value], None, None, False)
     if kind is bool:
         return ScalarNode(_STR, "true" if value else "false")
     if kind is int:

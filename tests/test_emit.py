@@ -186,6 +186,18 @@ def test_strings_libyaml_will_not_block_are_double_quoted(value: str, text: str)
     assert yaml11(out) == yaml12(out) == [{"v": value}]
 
 
+def test_kept_trailing_newlines_at_the_end_of_the_stream() -> None:
+    out = to_yaml([{"v": "a\n\n"}])
+    assert out == "---\nv: |+\n  a\n\n"  # libyaml's "..." trailer is dropped
+    assert yaml11(out + out) == yaml12(out + out) == [{"v": "a\n\n"}] * 2
+
+
+def test_long_keys_round_trip() -> None:
+    key = "example.com/" + "k" * 200
+    out = to_yaml([{"metadata": {"annotations": {key: "v"}}}])
+    assert yaml11(out) == yaml12(out) == [{"metadata": {"annotations": {key: "v"}}}]
+
+
 def test_stream_layout() -> None:
     assert to_yaml([]) == ""
     out = to_yaml([obj("Service", "a"), obj("Service", "b")])
