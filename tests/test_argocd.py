@@ -31,6 +31,10 @@ ALL_APIS = (
 
 @pytest.fixture
 def app_dir(tmp_path: Path) -> Path:
+    return make_app_dir(tmp_path)
+
+
+def make_app_dir(tmp_path: Path) -> Path:
     """An application folder as the repo server checks it out: a service, a Secret, the cluster's KServe config."""
     folder = tmp_path / "repo" / "llama"
     (folder / "cluster").mkdir(parents=True)
@@ -95,8 +99,15 @@ def test_discover_finds_services_and_nothing_else(app_dir: Path, tmp_path: Path)
     assert run(command, plain, argo_env()).stdout.strip() == "./svc.json"
 
 
-def test_generate_writes_manifests_on_stdout_and_logs_on_stderr(app_dir: Path) -> None:
-    done = generate(app_dir)
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """One generate run of the unchanged application, shared by the tests that only read it."""
+    folder = make_app_dir(tmp_path_factory.mktemp("shared"))
+    return folder, generate(folder)
+
+
+def test_generate_writes_manifests_on_stdout_and_logs_on_stderr(generated) -> None:
+    _, done = generated
     assert done.returncode == 0, done.stderr
     objects = manifests(done.stdout)
     secret = next(o for o in objects if o["kind"] == "Secret")
@@ -110,8 +121,8 @@ def test_generate_writes_manifests_on_stdout_and_logs_on_stderr(app_dir: Path) -
     assert "LLMC301" in done.stderr
 
 
-def test_generate_equals_llmc_render_with_the_same_options(app_dir: Path) -> None:
-    done = generate(app_dir)
+def test_generate_equals_llmc_render_with_the_same_options(generated) -> None:
+    app_dir, done = generated
     rendered = run(
         ["llmc", "render", "-f", "llama.yaml", "-n", "team-a", "--preset-set", "kserve-v0.20",
          "--kserve-config", "cluster/inferenceservice-config.yaml", "--kube-version", "1.33.2",
