@@ -73,6 +73,10 @@ KNOWN_INPUT_KINDS: frozenset[tuple[str, str]] = frozenset(
         ("serving.kserve.io/v1alpha1", "LLMInferenceService"),
         ("serving.kserve.io/v1alpha1", "LLMInferenceServiceConfig"),
         ("v1", "ConfigMap"),
+        # cluster state the router checks references against (Gateway refs, route refs, URL discovery)
+        ("gateway.networking.k8s.io/v1", "Gateway"),
+        ("gateway.networking.k8s.io/v1", "HTTPRoute"),
+        ("v1", "Service"),
     }
 )
 

@@ -17,6 +17,7 @@ from .resolve import Behaviour, Resolved, Resolver
 from .settings import Settings
 
 SERVICE_KIND = "LLMInferenceService"
+CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     services: list[tuple[Document, dict[str, Any]]] = []
     configs: list[StoredConfig] = []
     configmaps: dict[tuple[str, str], dict[str, Any]] = {}
+    cluster_state: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
 
     def admit(doc: Document, default_ns: str) -> dict[str, Any] | None:
         """What the API server does on create: CRD defaults, mutating webhook, schema and CEL, validating webhook."""
@@ -63,7 +65,7 @@ def compile_request(request: Request) -> list[ServiceOutput]:
             obj = _with_namespace(doc.obj, default_ns)
             if obj.get("apiVersion") == V1ALPHA1:
                 obj = to_v1alpha2(obj)
-            if obj["kind"] == "ConfigMap":
+            if obj["kind"] in CLUSTER_STATE_KINDS or obj["kind"] == "ConfigMap":
                 return obj
             obj = apply_defaults(obj)
             if obj["kind"] == SERVICE_KIND:
@@ -92,9 +94,12 @@ def compile_request(request: Request) -> list[ServiceOutput]:
             services.append((doc, obj))
         elif obj["kind"] == CONFIG_KIND:
             configs.append(_stored(obj, doc))
-        else:
+        elif obj["kind"] == "ConfigMap":
             meta = obj["metadata"]
             configmaps[(meta["namespace"], meta["name"])] = obj
+        else:
+            meta = obj["metadata"]
+            cluster_state.setdefault(obj["kind"], {})[(meta["namespace"], meta["name"])] = obj
     try:
         store = ConfigStore(configs)
     except LlmcError as err:
@@ -103,12 +108,13 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     if errors:
         raise ErrorList(sorted(errors, key=_error_order))
 
+    cluster = _cluster(cluster_state)
     resolver = Resolver(store, request.settings, configmaps, Behaviour.for_version(request.kserve_version))
     outputs: list[ServiceOutput] = []
     for doc, obj in services:
         try:
             resolved = resolver.resolve(obj, doc.locate)
-            outputs.append(ServiceOutput(resolved, _render(resolved, request)))
+            outputs.append(ServiceOutput(resolved, _render(resolved, request, cluster)))
         except ErrorList as errs:
             errors.extend(_relocate(e, doc) for e in errs.errors)
         except LlmcError as err:
@@ -118,7 +124,16 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     return outputs
 
 
-def _render(resolved: Resolved, request: Request) -> list[dict[str, Any]]:
+def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
+    """The cluster inventory given with -f; None (nothing can be checked) when none was given."""
+    if not state:
+        return None
+    from .render.router import Cluster
+
+    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
+
+
+def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str, Any]]:
     from .render.context import RenderContext
     from .render.service import render_service
 
@@ -129,6 +144,7 @@ def _render(resolved: Resolved, request: Request) -> list[dict[str, Any]]:
         options=request.options,
         findings=resolved.findings,
         lora_adapters=resolved.lora_adapters,
+        cluster=cluster,
     )
     return render_service(ctx)
 

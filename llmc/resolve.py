@@ -66,7 +66,7 @@ class Resolver:
     _prefix_cache: dict[tuple[tuple[str, str], ...], dict[str, Any]] = field(default_factory=dict)
 
     def resolve(self, service: dict[str, Any], locate=lambda path: None) -> Resolved:
-        from .gotypes import project
+        from .gotypes import copy_json, project
         from .merge import merge_specs
 
         meta = service["metadata"]
@@ -81,7 +81,7 @@ class Resolver:
         base_configs = [
             self._lookup(ref, namespace, locate(("spec", "baseRefs", i, "name")))[0] for i, ref in baserefs
         ]
-        first = merge_specs(own, *[c.spec for c in base_configs]) if base_configs else own
+        first = merge_specs(own, *[c.spec for c in base_configs], projected=True) if base_configs else own
         self._copy_model_name(service, own, first, findings)
 
         # Presets in the controller's fixed order, then the baseRefs.
@@ -96,7 +96,11 @@ class Resolver:
             layers.append(config)
             applied.append({"name": ref, "namespace": found_ns, "source": source})
 
-        merged = merge_specs(self._merged_layers(layers), own) if layers else copy.deepcopy(own)
+        try:
+            merged = merge_specs(self._merged_layers(layers), own, projected=True) if layers else copy_json(own)
+        except LlmcError as exc:  # the controller wraps the second pass's merge error once more
+            exc.message = f"failed to merge specs: {exc.message}"
+            raise
 
         from .render import router
 
@@ -113,7 +117,7 @@ class Resolver:
         router.apply_gateway_refs(merged)
         router.rewrite_default_backend_refs(merged, name)
         scheduler_cm = router.resolve_scheduler_config_ref(
-            merged, namespace, self.settings.system_namespace, self.configmaps
+            merged, namespace, self.settings.system_namespace, self.configmaps, findings
         )
         router.default_epp_port(merged)
 
@@ -148,7 +152,7 @@ class Resolver:
         key = tuple((c.namespace, c.name) for c in layers)
         cached = self._prefix_cache.get(key)
         if cached is None:
-            cached = merge_specs(*[c.spec for c in layers]) if len(layers) > 1 else layers[0].spec
+            cached = merge_specs(*[c.spec for c in layers], projected=True) if len(layers) > 1 else layers[0].spec
             self._prefix_cache[key] = cached
         return cached
 

@@ -8,8 +8,10 @@ without ownerReferences (llmc omits them by default, docs/differences.md).
 
 from __future__ import annotations
 
-import yaml
+import copy
+
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from llmc.cli import app
@@ -182,7 +184,7 @@ def dra_minimal(upstream):
 
 
 def test_deployment_metadata_and_selector(dra_minimal):
-    got = find(dra_minimal, "Deployment", f"{NAME}-kserve")
+    got = copy.deepcopy(find(dra_minimal, "Deployment", f"{NAME}-kserve"))
     want = yaml.safe_load(EXPECTED_DEPLOYMENT_HEAD)
     pod = got["spec"]["template"].pop("spec")
     assert got == want
@@ -190,7 +192,7 @@ def test_deployment_metadata_and_selector(dra_minimal):
 
 
 def test_pod_spec_except_main(dra_minimal):
-    pod = find(dra_minimal, "Deployment", f"{NAME}-kserve")["spec"]["template"]["spec"]
+    pod = copy.deepcopy(find(dra_minimal, "Deployment", f"{NAME}-kserve")["spec"]["template"]["spec"])
     want = yaml.safe_load(EXPECTED_POD)
     containers = pod.pop("containers")
     assert pod == want
@@ -250,7 +252,9 @@ def test_single_node_samples_follow_the_workload_rules(upstream, sample, _):
     assert pod["initContainers"][-1]["name"] == "storage-initializer"
     assert pod["initContainers"][-1]["args"] == [svc["spec"]["model"]["uri"], "/mnt/models"]
     main = pod["containers"][0]
-    assert main["name"] == "main" and main["image"] == "ghcr.io/llm-d/llm-d-cuda:v0.9.0"
+    user_main = svc["spec"]["template"]["containers"][0]
+    assert main["name"] == "main"
+    assert main["image"] == user_main.get("image", "ghcr.io/llm-d/llm-d-cuda:v0.9.0")  # the user's image wins
     model = svc["spec"]["model"].get("name") or name
     assert f'--served-model-name "{model}" "publishers/default/models/{model}"' in main["command"][2]
     svc_obj = find(objs, "Service", f"{name}-kserve-workload-svc")

@@ -57,6 +57,7 @@ class RenderContext:
     options: RenderOptions
     findings: Findings
     lora_adapters: list[dict[str, Any]] = field(default_factory=list)
+    cluster: Any = None  # llmc.render.router.Cluster: Gateways/HTTPRoutes/Services given with -f, or None
 
     @property
     def name(self) -> str:

@@ -49,7 +49,8 @@ def render_service(ctx: RenderContext) -> list[dict[str, Any]]:
     out += workload.objects(ctx, prepare_pod)
     out.append(workload.workload_service(ctx))
     out += scaling.objects(ctx)
-    out += router.objects(ctx)
+    router.validate_references(ctx, ctx.cluster)
+    out += router.objects(ctx, ctx.cluster)
     return out
 
 
