@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .cli import FilesOpt, _fail, _request, _stderr, app
+from .cli import FilesOpt, KServeVersion, _fail, _request, _stderr, app
 from .krm import RenderConfig
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
@@ -30,6 +30,7 @@ SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KSe
 ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")]
 KubeVersionOpt = Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")]
 DraApiOpt = Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")]
+KserveVersionOpt = Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")]
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
 ARGOCD_ENV_PREFIX = "ARGOCD_ENV_LLMC_"
@@ -45,6 +46,7 @@ ARGOCD_KEYS = {
     "KUBE_VERSION": "kubeVersion",
     "DRA_API": "draApi",
     "OWNER_REFERENCES": "ownerReferences",
+    "KSERVE_VERSION": "kserveVersion",
 }
 
 
@@ -64,12 +66,17 @@ def _print_findings(findings) -> None:
 
 def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
     """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files."""
+    from .errors import LlmcError
     from .pipeline import compile_request
 
+    versions = [v.value for v in KServeVersion]
+    if config.kserve_version is not None and config.kserve_version not in versions:
+        raise LlmcError(f"unknown kserveVersion {config.kserve_version!r}", hint=f"one of {', '.join(versions)}", exit_code=2)
     request = _request(
         list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
         config.namespace, config.system_namespace, config.owner_references,
         list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
+        kserve_version=config.kserve_version,
     )
     if inputs:
         request = replace(request, inputs=[*inputs, *request.inputs])
@@ -98,6 +105,7 @@ def explain(
     api_versions: ApiVersionsOpt = None,
     kube_version: KubeVersionOpt = None,
     dra_api: DraApiOpt = "resource.k8s.io/v1",
+    kserve_version: KserveVersionOpt = None,
     cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
 ) -> None:
@@ -110,7 +118,7 @@ def explain(
     config = RenderConfig(
         files=tuple(filename), presets=tuple(presets or ()), preset_set=preset_set, kserve_config=kserve_config,
         namespace=namespace, system_namespace=system_namespace, api_versions=tuple(api_versions or ()),
-        kube_version=kube_version, dra_api=dra_api,
+        kube_version=kube_version, dra_api=dra_api, kserve_version=kserve_version.value if kserve_version else None,
     )
     try:
         state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
@@ -329,6 +337,7 @@ def check(
     preset_set: PresetSetOpt = None,
     kserve_config: KserveConfigOpt = None,
     namespace: NamespaceOpt = "default",
+    kserve_version: KserveVersionOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
 ) -> None:
     """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
@@ -346,7 +355,8 @@ def check(
         candidates = [p for p in expand(paths or []) if "LLMInferenceService" in _text(p)]
         inputs, _ = partition(read_documents(candidates, sources)) if candidates else ([], [])
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
-                              kserve_config=kserve_config, namespace=namespace, strict=strict)
+                              kserve_config=kserve_config, namespace=namespace, strict=strict,
+                              kserve_version=kserve_version.value if kserve_version else None)
         _, outputs = _compile(config, sources, inputs)
     except ErrorList as errs:
         _fail(errs.errors, sources)

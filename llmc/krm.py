@@ -52,6 +52,7 @@ class RenderConfig:
     kube_version: str | None = None
     dra_api: str = "resource.k8s.io/v1"
     owner_references: bool = False
+    kserve_version: str | None = None
 
 
 # config key -> (RenderConfig field, type)
@@ -67,6 +68,7 @@ FIELDS: dict[str, tuple[str, type]] = {
     "kubeVersion": ("kube_version", str),
     "draApi": ("dra_api", str),
     "ownerReferences": ("owner_references", bool),
+    "kserveVersion": ("kserve_version", str),
 }
 
 

@@ -117,10 +117,14 @@ def test_without_function_config_the_defaults_apply() -> None:
     assert any(i["kind"] == "Deployment" for i in out["items"])
 
 
-def test_bad_function_config_is_an_error_result() -> None:
-    result, out = krm(resource_list([SERVICE], {**LLMRENDER, "presetset": "x"}))
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [({"presetset": "x"}, "unknown llmc option 'presetset'"), ({"kserveVersion": "v9"}, "unknown kserveVersion 'v9'")],
+)
+def test_bad_function_config_is_an_error_result(config: dict, message: str) -> None:
+    result, out = krm(resource_list([SERVICE], {**LLMRENDER, **config}))
     assert result.exit_code == 1
-    assert "unknown llmc option 'presetset'" in out["results"][0]["message"]
+    assert message in out["results"][0]["message"]
 
 
 def test_strict_fails_on_warnings_only() -> None:

@@ -125,12 +125,12 @@ def test_llmrender_fields() -> None:
         "apiVersion: llmc.dev/v1alpha1\nkind: LLMRender\nmetadata: {name: r}\n"
         "files: [a.yaml, b/]\npresets: p/\npresetSet: kserve-v0.20\nkserveConfig: kc.yaml\nnamespace: ns\n"
         "systemNamespace: ks\nstrict: true\napiVersions: [apps/v1]\nkubeVersion: 1.33.0\n"
-        "draApi: resource.k8s.io/v1beta2\nownerReferences: true\n"
+        "draApi: resource.k8s.io/v1beta2\nownerReferences: true\nkserveVersion: v0.20\n"
     )
     assert parse_config(doc.obj, doc) == RenderConfig(
         files=("a.yaml", "b/"), presets=("p/",), preset_set="kserve-v0.20", kserve_config="kc.yaml", namespace="ns",
         system_namespace="ks", strict=True, api_versions=("apps/v1",), kube_version="1.33.0",
-        dra_api="resource.k8s.io/v1beta2", owner_references=True,
+        dra_api="resource.k8s.io/v1beta2", owner_references=True, kserve_version="v0.20",
     )
 
 
