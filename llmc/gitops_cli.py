@@ -206,7 +206,8 @@ def krm() -> None:
 
     try:
         docs = load_text(text, "<stdin>")
-        envelope = yaml.load(text, Loader=yaml.CSafeLoader) if text.strip() else None
+        envelopes = list(yaml.load_all(text, Loader=yaml.CSafeLoader))  # the loader above checked the syntax
+        envelope = envelopes[0] if len(envelopes) == 1 else None
         if not isinstance(envelope, dict) or envelope.get("kind") != RESOURCE_LIST_KIND or envelope.get("apiVersion") not in RESOURCE_LIST_APIS:
             raise LlmcError(
                 "llmc krm reads one ResourceList on stdin",

@@ -153,7 +153,11 @@ def test_json_input_and_v1beta1_are_accepted() -> None:
     assert out["apiVersion"] == "config.kubernetes.io/v1beta1"
 
 
-@pytest.mark.parametrize("text", ["", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "a: [\n"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "a: [\n",
+     resource_list([SECRET]) + "---\n" + resource_list([SECRET])],
+)
 def test_anything_but_a_resource_list_is_an_error(text: str) -> None:
     result, out = krm(text)
     assert result.exit_code == 1
