@@ -562,7 +562,7 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
 def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     """The syntax error encoding/json reports for invalid text (the common cases)."""
     pos = err.pos
-    if pos >= len(text):
+    if pos >= len(text) or err.msg.startswith("Unterminated string"):
         return "unexpected end of JSON input"
     ch = text[pos]
     shown = "'\\''" if ch == "'" else ("'\"'" if ch == '"' else "'" + json.dumps(ch, ensure_ascii=False)[1:-1] + "'")
