@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -124,6 +125,25 @@ def test_strings_only_go_yaml_or_yaml12_misreads_are_quoted(text: str) -> None:
     # PyYAML reads these plain as strings, so the round trip cannot catch them.
     assert needs_quotes(text)
     assert to_yaml([{"v": text}]) == f"---\nv: '{text}'\n"
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl not installed")
+def test_kubectl_reads_back_the_same_values(tmp_path: Path) -> None:
+    """kubectl's own reader (sigs.k8s.io/yaml, go-yaml v2), offline via ``label --local``."""
+    texts = sorted(set(RESERVED + GO_YAML_ONLY + [a + b for a in FRAGMENTS for b in ("", "\n", " ", "x", "\n\n")]))
+    scalars = [0, -1, 2**62, 0.5, 1e20, 1.5e-07, True, False, None]
+    spec = {"values": texts, "keys": {t: i for i, t in enumerate(texts)}, "scalars": scalars}
+    objs = [obj("Widget", "w", api="example.com/v1", spec=spec)]
+    (tmp_path / "in.yaml").write_text(to_yaml(objs), encoding="utf-8")
+    result = subprocess.run(
+        ["kubectl", "label", "--local", "-f", str(tmp_path / "in.yaml"), "checked=yes", "-o", "json"],
+        capture_output=True, text=True, encoding="utf-8", check=True, env={**os.environ, "KUBECONFIG": os.devnull},
+    )
+    back = json.loads(result.stdout)["spec"]
+    assert back["values"] == texts
+    assert back["keys"] == spec["keys"]
+    assert back["scalars"] == scalars  # Go prints 1e20 as an integer: compare values
+    assert [type(v) for v in back["scalars"][-3:]] == [bool, bool, type(None)]
 
 
 @pytest.mark.parametrize("text", ["abc", "v0.2.0", "10Gi", "100m", "nvidia.com/gpu", "--port=8000", "a-b", "e", "_1", "x1e3"])
