@@ -108,7 +108,7 @@ def order_keys(obj: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = _top_value(key, obj[key], data_keys)
     for key, value in obj.items():
         if key not in out:
-            out[key] = _top_value(key, value, data_keys)
+            out[_str_key(key, None)] = _top_value(key, value, data_keys)
     return out
 
 
@@ -117,7 +117,7 @@ def _top_value(key: str, value: Any, data_keys: frozenset[str]) -> Any:
         if key == "metadata":
             return _metadata(value)
         if key in data_keys:
-            return _sorted_map(value)
+            return _sorted_map(value, key)
     return _walk(value, key, None)
 
 
@@ -125,12 +125,18 @@ def _metadata(meta: dict[str, Any]) -> dict[str, Any]:
     out = {key: _walk(meta[key], key, "metadata") for key in METADATA_KEYS if key in meta}
     for key, value in meta.items():
         if key not in out:
-            out[key] = _walk(value, key, "metadata")
+            out[_str_key(key, "metadata")] = _walk(value, key, "metadata")
     return out
 
 
-def _sorted_map(value: dict[str, Any]) -> dict[str, Any]:
-    return {key: _walk(value[key], key, None) for key in sorted(value)}
+def _sorted_map(value: dict[str, Any], under: str | None) -> dict[str, Any]:
+    return {_str_key(key, under): _walk(value[key], key, None) for key in sorted(value)}
+
+
+def _str_key(key: Any, under: str | None) -> str:
+    if type(key) is not str:
+        raise TypeError(f"not plain JSON data: map key {key!r} under {under!r} is not a string")
+    return key
 
 
 def _walk(value: Any, key: str | None, parent: str | None) -> Any:
@@ -142,13 +148,8 @@ def _walk(value: Any, key: str | None, parent: str | None) -> Any:
             or (key == "selector" and all(type(v) is str for v in value.values()))
             or (parent == "resources" and key in _RESOURCE_LISTS)
         ):
-            return _sorted_map(value)
-        out = {}
-        for k, v in value.items():
-            if type(k) is not str:
-                raise TypeError(f"not plain JSON data: map key {k!r} under {key!r} is not a string")
-            out[k] = _walk(v, k, key)
-        return out
+            return _sorted_map(value, key)
+        return {_str_key(k, key): _walk(v, k, key) for k, v in value.items()}
     if kind is list:
         return [_walk(item, None, None) for item in value]
     if kind not in _SCALARS:

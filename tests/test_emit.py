@@ -342,6 +342,22 @@ def test_only_plain_json_data_is_accepted(bad: Any, error: type[Exception]) -> N
         to_json([doc])
 
 
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"kind": "Widget", 1: "x"},
+        {"kind": "Widget", "metadata": {"name": "w", 2: "x"}},
+        {"kind": "Widget", "metadata": {"name": "w", "labels": {3: "x"}}},
+        {"kind": "ConfigMap", "data": {4: "x"}},
+    ],
+)
+def test_map_keys_must_be_strings(doc: dict[Any, Any]) -> None:
+    with pytest.raises(TypeError):
+        to_yaml([doc])
+    with pytest.raises(TypeError):
+        to_json([doc])
+
+
 SORTED_PATHS = [
     ("metadata", "labels"),
     ("metadata", "annotations"),
