@@ -316,10 +316,11 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
     for raw in paths:
         path = _inside(root, raw)
         if path.is_dir():
-            out += sorted(
+            found = sorted(
                 p for p in path.rglob("*")
                 if p.is_file() and p.suffix in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
             )
+            out += [_inside(root, str(p.relative_to(root))) for p in found]  # a symlink must not lead out either
         elif path.is_file():
             out.append(path)
         else:

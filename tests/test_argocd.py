@@ -154,6 +154,15 @@ def test_paths_outside_the_application_are_refused(app_dir: Path) -> None:
     assert "outside the application folder" in done.stderr
 
 
+def test_symlinks_out_of_the_application_are_refused(app_dir: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "sidecar-secret.yaml"
+    secret.write_text(SECRET)
+    (app_dir / "linked.yaml").symlink_to(secret)
+    done = generate(app_dir)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "linked.yaml is outside the application folder" in done.stderr
+
+
 def test_input_errors_fail_the_sync_with_nothing_on_stdout(app_dir: Path) -> None:
     svc = app_dir / "llama.yaml"
     svc.write_text(svc.read_text().replace("  replicas: 2", "  replicas: two"))
