@@ -9,10 +9,12 @@ so templates address Go field names: `.ObjectMeta.Name` (or the promoted `.Name`
 `.Spec.Parallelism.Tensor`, `.Spec.Template` (a `*v1.PodSpec`), `.GlobalConfig.EnableTLS`...
 (reference 01 §4.1). This module describes those Go types for the template engine.
 
-The KServe types (reference 01 §1) are modelled completely, so a field that does
-not exist fails as in Go (`can't evaluate field X in type ...`). Kubernetes and
-Gateway API types are modelled only in part (`partial`): reaching one of their
-fields that is not modelled is an llmc error that says so, never a guess.
+The spec and ObjectMeta types come from `llmc.gotypes` (KServe's Go types, with the
+Kubernetes, Gateway API and InferencePool types they embed), so a field that does not
+exist fails as in Go (`can't evaluate field X in type ...`). This module adds the
+service wrapper, the status (modelled in part: reaching a field it does not model
+is an llmc error that says so, never a guess), GlobalConfig, and the behaviour of
+the special types (Quantity, apis.URL, IntOrString, RawExtension, Time).
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ from __future__ import annotations
 import copy
 import json
 import re
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from .errors import LlmcError
 from .gotemplate import Template, TemplateExecError, TemplateParseError, parse
-from .gotemplate.kserve import escape_json_text, kserve_funcs, quantity_bytes
+from .gotemplate.kserve import escape_json_text, kserve_funcs
 from .gotemplate.values import (
     ANY,
+    BASIC,
     BOOL,
     BYTES,
     INT32,
@@ -42,8 +44,10 @@ from .gotemplate.values import (
     ptr_to,
     slice_of,
 )
+from . import gotypes
 from .gourl import URLError
 from .gourl import parse as parse_url
+from .quantity import canonical_quantity, quantity_value
 
 # -- type table -------------------------------------------------------------------
 
@@ -107,31 +111,15 @@ for _name, _kind in [("types.UID", "string"), ("v1.ResourceName", "string"), ("v
     _TYPES[_name] = GoType(_name, _kind)
 
 
-def _quantity_amount(text: str) -> Fraction:
-    """The exact amount of a Kubernetes quantity string (llmc's own minimal reading)."""
-    m = re.fullmatch(r"([+-]?(?:\d+\.?\d*|\.\d+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?", text.strip())
-    if m is None:
-        raise ValueError(f"quantities must match the regular expression: {text!r}")
-    number, suffix = Fraction(m.group(1)), m.group(2) or ""
-    binary = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
-    decimal = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-    if suffix in binary:
-        return number * (1 << binary[suffix])
-    if suffix in decimal:
-        return number * Fraction(10) ** decimal[suffix]
-    return number * Fraction(10) ** int(suffix[1:])
-
-
 def _quantity_text(v: Value | None) -> str | None:
+    """(*Quantity).String(): the canonical form; a nil receiver panics (fmt prints <nil>)."""
     if v is None:
-        return None  # (*Quantity)(nil).String() panics; fmt prints <nil>
-    raw = v.x if v.x is not None else "0"
-    return str(raw)
+        return None
+    return canonical_quantity(v.x if v.x is not None else "0")
 
 
 def _quantity_value(v: Value) -> int:
-    raw = v.x if v.x is not None else "0"
-    return quantity_bytes(_quantity_amount(str(raw)))
+    return quantity_value(v.x if v.x is not None else "0")
 
 
 QUANTITY = GoType("resource.Quantity", "struct", opaque=True, stringer=_quantity_text, stringer_ptr=True)
@@ -222,256 +210,48 @@ RAW_EXTENSION.from_raw = _raw_payload
 TIME = GoType("v1.Time", "struct", opaque=True)
 _TYPES["v1.Time"] = TIME
 
-# Kubernetes core types, in part.
-for _n in ["v1.Volume", "v1.ContainerPort", "v1.EnvFromSource", "v1.EnvVarSource", "v1.ResourceClaim",
-           "v1.ContainerResizePolicy", "v1.VolumeMount", "v1.VolumeDevice", "v1.Probe", "v1.Lifecycle",
-           "v1.SecurityContext", "v1.PodSecurityContext", "v1.Affinity", "v1.Toleration", "v1.HostAlias",
-           "v1.PodDNSConfig", "v1.PodReadinessGate", "v1.TopologySpreadConstraint", "v1.PodOS",
-           "v1.PodSchedulingGate", "v1.PodResourceClaim", "v1.EphemeralContainer", "v1.ContainerResizePolicy",
-           "v1.ConfigMapKeySelector", "v1.PersistentVolumeClaimSpec", "v1.OwnerReference", "v1.ManagedFieldsEntry",
-           "v1.HTTPRouteSpec", "v1.InferencePoolSpec", "v2.HorizontalPodAutoscalerBehavior",
-           "v1alpha1.Fallback", "v1alpha1.AdvancedConfig", "v1alpha1.ScaleTriggers", "v1.PodTemplateSpec",
-           "apis.Condition", "v1.Addressable", "v1alpha2.RouterStatus", "v1alpha2.WorkloadStatus",
-           "v1.EmptyDirVolumeSource"]:
+for _n in ["apis.Condition", "v1.Addressable", "v1alpha2.RouterStatus", "v1alpha2.WorkloadStatus"]:
     _partial(_n)
 
-_struct("v1.LocalObjectReference", _fields("Name string", {}))
-_struct("v1.EnvVar", _fields("""
-Name string
-Value string
-ValueFrom *v1.EnvVarSource
-""", {}), partial=False)
-_struct("v1.ResourceRequirements", _fields("""
-Limits map[v1.ResourceName]resource.Quantity
-Requests map[v1.ResourceName]resource.Quantity
-Claims []v1.ResourceClaim
-""", {}))
-_struct("v1.Container", _fields("""
-Name string
-Image string
-Command []string
-Args []string
-WorkingDir string
-Ports []v1.ContainerPort
-EnvFrom []v1.EnvFromSource
-Env []v1.EnvVar
-Resources v1.ResourceRequirements
-ResizePolicy []v1.ContainerResizePolicy
-RestartPolicy *v1.ContainerRestartPolicy
-VolumeMounts []v1.VolumeMount
-VolumeDevices []v1.VolumeDevice
-LivenessProbe *v1.Probe
-ReadinessProbe *v1.Probe
-StartupProbe *v1.Probe
-Lifecycle *v1.Lifecycle
-TerminationMessagePath string
-TerminationMessagePolicy v1.TerminationMessagePolicy
-ImagePullPolicy v1.PullPolicy
-SecurityContext *v1.SecurityContext
-Stdin bool
-StdinOnce bool
-TTY:tty bool
-""", {}), partial=True)  # RestartPolicyRules and newer fields are not modelled
-_struct("v1.PodSpec", _fields("""
-Volumes []v1.Volume
-InitContainers []v1.Container
-Containers []v1.Container
-EphemeralContainers []v1.EphemeralContainer
-RestartPolicy v1.RestartPolicy
-TerminationGracePeriodSeconds *int64
-ActiveDeadlineSeconds *int64
-DNSPolicy:dnsPolicy v1.DNSPolicy
-NodeSelector map[string]string
-ServiceAccountName string
-DeprecatedServiceAccount:serviceAccount string
-AutomountServiceAccountToken *bool
-NodeName string
-HostNetwork bool
-HostPID bool
-HostIPC bool
-ShareProcessNamespace *bool
-SecurityContext *v1.PodSecurityContext
-ImagePullSecrets []v1.LocalObjectReference
-Hostname string
-Subdomain string
-Affinity *v1.Affinity
-SchedulerName string
-Tolerations []v1.Toleration
-HostAliases []v1.HostAlias
-PriorityClassName string
-Priority *int32
-DNSConfig:dnsConfig *v1.PodDNSConfig
-ReadinessGates []v1.PodReadinessGate
-RuntimeClassName *string
-EnableServiceLinks *bool
-PreemptionPolicy *v1.PreemptionPolicy
-Overhead map[v1.ResourceName]resource.Quantity
-TopologySpreadConstraints []v1.TopologySpreadConstraint
-SetHostnameAsFQDN:setHostnameAsFQDN *bool
-OS:os *v1.PodOS
-HostUsers *bool
-SchedulingGates []v1.PodSchedulingGate
-ResourceClaims []v1.PodResourceClaim
-Resources *v1.ResourceRequirements
-HostnameOverride *string
-""", {}))
+_SPECIAL = {"quantity": QUANTITY, "intorstring": INTSTR, "raw": RAW_EXTENSION, "url": URL_TYPE, "time": TIME,
+            "any": ANY}
+_CONVERTED: dict[int, GoType] = {}
 
+
+def _convert(t: gotypes.GoType) -> GoType:
+    """The engine's view of a `llmc.gotypes` type (the single table of KServe's Go types)."""
+    done = _CONVERTED.get(id(t))
+    if done is not None:
+        return done
+    if t.kind in _SPECIAL:
+        return _SPECIAL[t.kind]
+    if t.kind == "pointer":
+        out = ptr_to(_convert(t.elem))
+    elif t.kind == "slice":
+        out = slice_of(_convert(t.elem))
+    elif t.kind == "map":
+        key = t.name[len("map["):t.name.index("]")]
+        out = map_of(STRING if key == "string" else GoType(key, "string"), _convert(t.elem))
+    elif t.kind == "struct":
+        out = GoType(t.name, "struct")
+        _CONVERTED[id(t)] = out
+        out.fields = [GoField(f.go, None if f.inline else f.json, _convert(f.type), embedded=f.inline) for f in t.fields]
+    elif t.name in BASIC:
+        out = BASIC[t.name]
+    else:
+        kind = t.kind if t.kind in ("string", "bool") else f"{t.kind}{t.bits or 64}"
+        out = GoType(t.name, kind)
+    _CONVERTED[id(t)] = out
+    return out
+
+
+_TYPES["v1alpha2.LLMInferenceServiceSpec"] = _convert(gotypes.spec_type())
+_TYPES["v1.ObjectMeta"] = _convert(gotypes.object_meta_type())
 _struct("v1.TypeMeta", _fields("""
 Kind string
 APIVersion:apiVersion string
 """, {}))
-_struct("v1.ObjectMeta", _fields("""
-Name string
-GenerateName string
-Namespace string
-SelfLink string
-UID:uid types.UID
-ResourceVersion string
-Generation int64
-CreationTimestamp v1.Time
-DeletionTimestamp *v1.Time
-DeletionGracePeriodSeconds *int64
-Labels map[string]string
-Annotations map[string]string
-OwnerReferences []v1.OwnerReference
-Finalizers []string
-ManagedFields []v1.ManagedFieldsEntry
-""", {}))
-
-# KServe v1alpha2 types (reference 01 §1), complete.
-_struct("v1alpha2.ParallelismSpec", _fields("""
-Tensor *int32
-Pipeline *int32
-Data *int32
-DataLocal *int32
-DataRPCPort:dataRPCPort *int32
-Expert bool
-""", {}))
-_struct("v1alpha2.LoRASpec", _fields("""
-Adapters []v1alpha2.LLMModelSpec
-MaxRank *int32
-MaxAdapters *int32
-MaxCPUAdapters:maxCpuAdapters *int32
-""", {"[]v1alpha2.LLMModelSpec": slice_of(_declared("v1alpha2.LLMModelSpec"))}))
-_struct("v1alpha2.ConfidentialSpec", _fields("""
-Enabled bool
-ResourceID:resourceId *string
-""", {}))
-_struct("v1alpha2.LLMModelSpec", _fields("""
-URI:uri apis.URL
-Name *string
-LoRA:lora *v1alpha2.LoRASpec
-Confidential *v1alpha2.ConfidentialSpec
-""", {}))
-_struct("v1alpha2.StorageInitializerSpec", _fields("Enabled *bool", {}))
-_struct("v1alpha2.KEDAScalingSpec", _fields("""
-PollingInterval *int32
-CooldownPeriod *int32
-InitialCooldownPeriod *int32
-IdleReplicaCount *int32
-Fallback *v1alpha1.Fallback
-Advanced *v1alpha1.AdvancedConfig
-""", {}))
-_struct("v1alpha2.HPAScalingSpec", _fields("Behavior *v2.HorizontalPodAutoscalerBehavior", {}))
-_struct("v1alpha2.ActuatorSpec", _fields("""
-HPA:hpa *v1alpha2.HPAScalingSpec
-KEDA:keda *v1alpha2.KEDAScalingSpec
-""", {}))
-_struct("v1alpha2.WVASpec", _fields("""
-VariantCost string
-ActuatorSpec:- v1alpha2.ActuatorSpec
-""", {}), embedded=("ActuatorSpec",))
-_struct("v1alpha2.DirectKEDAScalingSpec", _fields("""
-KEDAScalingSpec:- v1alpha2.KEDAScalingSpec
-Triggers []v1alpha1.ScaleTriggers
-""", {}), embedded=("KEDAScalingSpec",))
-_struct("v1alpha2.ScalingSpec", _fields("""
-MinReplicas *int32
-MaxReplicas int32
-WVA:wva *v1alpha2.WVASpec
-KEDA:keda *v1alpha2.DirectKEDAScalingSpec
-""", {}))
-_struct("v1alpha2.RolloutStrategy", _fields("""
-MaxUnavailable *intstr.IntOrString
-MaxSurge *intstr.IntOrString
-""", {}))
-_partial("v1alpha2.FileSystemTierSpec")
-_struct("v1alpha2.SecondaryTierSpec", _fields("FileSystem *v1alpha2.FileSystemTierSpec", {}))
-_struct("v1alpha2.KVCacheOffloadingSpec", _fields("""
-CPU:cpu resource.Quantity
-EvictionPolicy string
-Secondary []v1alpha2.SecondaryTierSpec
-""", {}))
-_struct("v1alpha2.HTTPRouteSpec", _fields("""
-Refs []v1.LocalObjectReference
-Spec *v1.HTTPRouteSpec
-""", {}))
-_struct("v1alpha2.GatewayRoutesSpec", _fields("""
-HTTP:http *v1alpha2.HTTPRouteSpec
-Group *string
-Weight *int32
-""", {}))
-_struct("v1alpha2.GatewayObjectReference", _fields("""
-Name string
-Namespace string
-SectionName *string
-""", {}))
-_struct("v1alpha2.GatewaySpec", _fields("Refs []v1alpha2.GatewayObjectReference", {}))
-_struct("v1alpha2.UntypedObjectReference", _fields("""
-Name string
-Namespace string
-""", {}))
-_struct("v1alpha2.IngressSpec", _fields("Refs []v1alpha2.UntypedObjectReference", {}))
-_struct("v1alpha2.InferencePoolSpec", _fields("""
-Spec *v1.InferencePoolSpec
-Ref *v1.LocalObjectReference
-""", {}))
-_struct("v1alpha2.SchedulerConfigSpec", _fields("""
-Inline *runtime.RawExtension
-Ref *v1.ConfigMapKeySelector
-""", {}))
-_struct("v1alpha2.TokenizerSpec", _fields("Template *v1.PodSpec", {}))
-_struct("v1alpha2.SchedulerSpec", _fields("""
-Pool *v1alpha2.InferencePoolSpec
-Labels map[string]string
-Annotations map[string]string
-Template *v1.PodSpec
-Config *v1alpha2.SchedulerConfigSpec
-Replicas *int32
-Tokenizer *v1alpha2.TokenizerSpec
-""", {}))
-_struct("v1alpha2.RouterSpec", _fields("""
-Route *v1alpha2.GatewayRoutesSpec
-Gateway *v1alpha2.GatewaySpec
-Ingress *v1alpha2.IngressSpec
-Scheduler *v1alpha2.SchedulerSpec
-""", {}))
-_struct("v1alpha2.TracingSpec", _fields("""
-ExporterEndpoint *string
-Sampler *string
-SamplerArg *string
-Exporter *string
-""", {}))
-_struct("v1alpha2.WorkloadSpec", _fields("""
-Replicas *int32
-Scaling *v1alpha2.ScalingSpec
-Parallelism *v1alpha2.ParallelismSpec
-Labels map[string]string
-Annotations map[string]string
-Template *v1.PodSpec
-Worker *v1.PodSpec
-KVCacheOffloading:kvCacheOffloading *v1alpha2.KVCacheOffloadingSpec
-RolloutStrategy *v1alpha2.RolloutStrategy
-""", {}))
-SPEC = _struct("v1alpha2.LLMInferenceServiceSpec", _fields("""
-Model v1alpha2.LLMModelSpec
-StorageInitializer *v1alpha2.StorageInitializerSpec
-WorkloadSpec:- v1alpha2.WorkloadSpec
-Router *v1alpha2.RouterSpec
-Prefill *v1alpha2.WorkloadSpec
-Tracing *v1alpha2.TracingSpec
-BaseRefs []v1.LocalObjectReference
-""", {}), embedded=("WorkloadSpec",))
+_TYPES["v1alpha2.AppliedConfigSource"] = GoType("v1alpha2.AppliedConfigSource", "string")
 _struct("v1alpha2.AppliedConfigRef", _fields("""
 Name string
 Namespace string

@@ -662,5 +662,3 @@ def execute(trees: dict[str, Tree], name: str, funcs: dict[str, Func], data: Val
         sys.setrecursionlimit(old_limit)
     return "".join(sh.out)
 
-
-__all__ = ["Limits", "TemplateExecError", "execute", "INT", "STRING"]

@@ -24,7 +24,6 @@ from .values import (
     UINT_KINDS,
     GoType,
     Value,
-    from_json,
     indirect,
     indirect_interface,
     index_elem,
@@ -306,7 +305,7 @@ def slice_fn(item: Value | None, *indexes: Value | None) -> Value:
     if k == "string":
         return Value(item.t, item.x.encode()[idx[0] : idx[1]].decode("utf-8", "replace"))
     raw = item.x or []
-    return Value(item.t if k == "slice" else item.t, raw[idx[0] : idx[1]])
+    return Value(item.t, raw[idx[0] : idx[1]])
 
 
 # -- printing -----------------------------------------------------------------
@@ -413,5 +412,3 @@ def call_fn(name: str, fn: Value | None, *args: Value | None) -> Value | None:
         raise FuncError("call of nil")
     raise FuncError(f"non-function {name} of type {fn.t}")
 
-
-__all__ = ["BUILTINS", "Func", "FuncError", "VALUE", "call_fn", "truth", "is_true", "from_json"]

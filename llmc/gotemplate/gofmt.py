@@ -213,10 +213,6 @@ class _Flags:
         self.sharp_v = False
 
 
-def _rune_count(s: str) -> int:
-    return len(s)
-
-
 class Printer:
     """One fmt call (Go's pp): a buffer and the current flags."""
 
@@ -240,7 +236,7 @@ class Printer:
         if not f.wid_present or f.wid == 0:
             self.buf.append(s)
             return
-        width = f.wid - _rune_count(s)
+        width = f.wid - len(s)  # runes
         if not f.minus:
             self.buf.append(self._padding(width))
             self.buf.append(s)

@@ -9,7 +9,6 @@ assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Callable
 
 from ..names import child_name
@@ -91,16 +90,6 @@ def escape_json_text(text: str) -> str:
         .replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
     )
-
-
-def quantity_bytes(amount: Fraction) -> int:
-    """resource.Quantity.Value(): the amount rounded up, away from zero."""
-    n = amount.numerator // amount.denominator
-    if Fraction(n) != amount and amount > 0:
-        n += 1
-    elif Fraction(n) != amount and amount < 0:
-        n = -((-amount.numerator) // amount.denominator)
-    return n
 
 
 def kserve_funcs(quantity_value: Callable[[Value], int]) -> dict[str, Func]:

@@ -92,12 +92,8 @@ class Item:
         if self.typ > T.KEYWORD:
             return f"<{self.val}>"
         if len(self.val.encode()) > 10:
-            return quote(_first_runes(self.val, 10)) + "..."
+            return quote(self.val[:10]) + "..."  # Go's %.10q: the first ten runes
         return quote(self.val)
-
-
-def _first_runes(s: str, n: int) -> str:
-    return s[:n]
 
 
 def is_space(r: str) -> bool:
@@ -161,6 +157,7 @@ class Lexer:
 
     def peek(self) -> str:
         if self.pos >= len(self.input):
+            self.at_eof = True  # Go's peek is next+backup: it marks EOF too
             return EOF
         return self.input[self.pos]
 

@@ -244,6 +244,9 @@ class ElseNode(Node):
         return "{{else}}"
 
 
+_GO_SPACE = " \t\n\v\f\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
 def is_empty_tree(n: Node | None) -> bool:
     """Go's IsEmptyTree: nothing but space and comments."""
     if n is None or isinstance(n, CommentNode):
@@ -251,5 +254,5 @@ def is_empty_tree(n: Node | None) -> bool:
     if isinstance(n, ListNode):
         return all(is_empty_tree(x) for x in n.nodes)
     if isinstance(n, TextNode):
-        return n.text.strip(" \t\n\v\f\r\x85\xa0") == ""
+        return n.text.strip(_GO_SPACE) == ""
     return False

@@ -159,7 +159,15 @@ def test_memory_addresses_are_refused() -> None:
     assert "llmc cannot reproduce this output: Go prints the memory address of a *int32 here" in err.value.message
 
 
-def test_unmodelled_kubernetes_field_is_named() -> None:
+def test_kubernetes_types_are_modelled() -> None:
+    # corev1 types come from llmc.gotypes: a real field behind a nil pointer is Go's nil-pointer error
     with pytest.raises(TemplateExecError) as err:
         run("{{ .Spec.Template.Affinity.NodeAffinity }}", "tensor-kv")
-    assert "llmc does not model field NodeAffinity of Go type v1.Affinity" in err.value.message
+    assert err.value.message.endswith("nil pointer evaluating *v1.Affinity.NodeAffinity")
+    assert run("{{ (index .Spec.Template.Containers 0).Image }}", "tensor-kv") == "vllm"
+
+
+def test_unmodelled_status_field_is_named() -> None:
+    with pytest.raises(TemplateExecError) as err:
+        run("{{ .Status.Foo }}")
+    assert err.value.message.endswith("llmc does not model field Foo of Go type v1alpha2.LLMInferenceServiceStatus")
