@@ -34,7 +34,8 @@ DERIVED = "derived while resolving (CRD/webhook defaults, managed DRA, route and
 
 Segment = str | tuple[str, str]  # a map key, or ("name", value) for an item of a keyed list
 
-# (kind, child-name suffix, reason) for objects named after the service.
+# (kind, child-name suffix, reason) for the workload layer's objects; the router
+# module explains its own (HTTPRoute, InferencePool, endpoint picker, tokenizer).
 _REASONS: tuple[tuple[str, str, str], ...] = (
     ("Deployment", "-kserve", "model server pods from spec.template (single node; the decode side when spec.prefill is set)"),
     ("Deployment", "-kserve-prefill", "prefill model server pods from spec.prefill.template (disaggregated prefill/decode)"),
@@ -53,15 +54,6 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
     ("HorizontalPodAutoscaler", "-kserve-prefill-hpa", "spec.prefill.scaling: scales the prefill workload"),
     ("ScaledObject", "-kserve-keda", "spec.scaling with KEDA: scales the main workload"),
     ("ScaledObject", "-kserve-prefill-keda", "spec.prefill.scaling with KEDA: scales the prefill workload"),
-    ("HTTPRoute", "-kserve-route", "spec.router.route is managed: sends the service's paths on the Gateway to its backends"),
-    ("InferencePool", "-inference-pool", "spec.router.scheduler without pool.ref: the pool of model server pods the endpoint picker chooses from"),
-    ("Deployment", "-kserve-router-scheduler", "spec.router.scheduler: the endpoint picker (EPP) that picks a pod per request"),
-    ("Service", "-epp-service", "address of the endpoint picker for the Gateway and the InferencePool"),
-    ("ServiceAccount", "-epp-sa", "identity of the endpoint picker"),
-    ("Role", "-epp-role", "lets the endpoint picker watch pods, pools and objectives"),
-    ("RoleBinding", "-epp-rb", "binds the endpoint picker's Role to its ServiceAccount"),
-    ("Deployment", "-tokenizer", "spec.router.scheduler tokenizer: a standalone tokenizer for the endpoint picker"),
-    ("Service", "-tokenizer", "address of the standalone tokenizer"),
 )
 
 
@@ -134,15 +126,11 @@ def _object_entry(obj: dict[str, Any], service_meta: dict[str, Any], router_reas
 
 
 def object_reason(kind: str, name: str, service_meta: dict[str, Any]) -> str:
-    """A short reason for an object the controller creates for the service `service_meta` names."""
+    """A short reason for a workload-layer object the controller creates for the service `service_meta` names."""
     service = service_meta["name"]
     for reason_kind, suffix, reason in _REASONS:
         if kind == reason_kind and name == child_name(service, suffix):
             return reason
-    if kind == "ClusterRoleBinding" and name == child_name(service_meta["namespace"], f"-{service}-epp-auth-rb"):
-        return "binds the endpoint picker's ServiceAccount to system:auth-delegator (authenticates /metrics callers)"
-    if kind == "InferencePool":
-        return "the pool of model server pods, in a second API group the cluster also serves"
     return f"{kind} created by the controller for {service}"
 
 

@@ -1,4 +1,4 @@
-"""GitOps commands on llmc's typer app: explain, krm, kustomize-plugin, argocd-generate, schema.
+"""GitOps commands on llmc's typer app: explain, kustomize-plugin, krm, argocd-generate, check, schema.
 
 CLI layer: this module reads stdin, files and the environment and writes
 stdout/stderr; the logic lives in llmc.explain, llmc.krm and llmc.schema_export.

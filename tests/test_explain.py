@@ -136,3 +136,17 @@ def test_shell_completion_knows_the_gitops_commands_and_choices() -> None:
 
     assert complete("llmc ex", 1) == ["explain"]
     assert complete("llmc explain -o ", 3) == ["text", "json"]
+
+
+def test_every_object_of_the_examples_has_a_specific_reason() -> None:
+    import pytest
+
+    examples = sorted(EXAMPLES.glob("*.yaml"))
+    assert len(examples) >= 4
+    for example in examples:
+        result = run("explain", "-f", str(example), "-o", "json")
+        if result.exit_code != 0:
+            pytest.fail(f"{example.name}: {result.stderr}")
+        for svc in json.loads(result.stdout)["services"]:
+            generic = [o for o in svc["objects"] if "created by the controller" in o["reason"]]
+            assert not generic, f"{example.name}: {generic}"
