@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from llmc.cli import app
@@ -121,9 +125,6 @@ def test_explain_reports_input_errors_like_render() -> None:
 
 def test_shell_completion_knows_the_gitops_commands_and_choices() -> None:
     """typer's completion (`llmc --install-completion`), as the installed bash script calls it."""
-    import os
-    import subprocess
-    import sys
 
     launcher = Path(__file__).resolve().parent / "data" / "gitops" / "bin"
     env = {**os.environ, "PATH": f"{launcher}{os.pathsep}{os.environ['PATH']}", "LLMC_PYTHON": sys.executable,
@@ -139,8 +140,6 @@ def test_shell_completion_knows_the_gitops_commands_and_choices() -> None:
 
 
 def test_every_object_of_the_examples_has_a_specific_reason() -> None:
-    import pytest
-
     examples = sorted(EXAMPLES.glob("*.yaml"))
     assert len(examples) >= 4
     for example in examples:
