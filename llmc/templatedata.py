@@ -64,11 +64,6 @@ def _struct(name: str, fields: list[tuple[str, str | None, GoType]], *, partial:
     return t
 
 
-def _declared(name: str) -> GoType:
-    """A struct type used before its fields are filled in (recursive or forward references)."""
-    return _TYPES.setdefault(name, GoType(name, "struct"))
-
-
 def _partial(name: str) -> GoType:
     """A Kubernetes struct whose fields llmc does not model."""
     return _struct(name, [], partial=True)
@@ -102,13 +97,7 @@ def _type(expr: str) -> GoType:
     return _TYPES[expr]
 
 
-# Named scalar types.
-for _name, _kind in [("types.UID", "string"), ("v1.ResourceName", "string"), ("v1.Protocol", "string"),
-                     ("v1.PullPolicy", "string"), ("v1.RestartPolicy", "string"), ("v1.DNSPolicy", "string"),
-                     ("v1.ContainerRestartPolicy", "string"), ("v1.TerminationMessagePolicy", "string"),
-                     ("v1.PreemptionPolicy", "string"), ("v1alpha2.AppliedConfigSource", "string"),
-                     ("intstr.Type", "int64")]:
-    _TYPES[_name] = GoType(_name, _kind)
+_TYPES["intstr.Type"] = GoType("intstr.Type", "int64")
 
 
 def _quantity_text(v: Value | None) -> str | None:
