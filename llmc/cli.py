@@ -65,6 +65,8 @@ def render(
     dra_api: Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")] = "resource.k8s.io/v1",
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Do not print findings.")] = False,
     kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")] = None,
+    output_dir: Annotated[Optional[str], typer.Option("--output-dir", help="Write one file per object into this folder (replaced as a whole) instead of stdout.")] = None,
+    show_only: Annotated[Optional[list[str]], typer.Option("-s", "--show-only", help="Only objects matching KIND/NAME or KIND/NAMESPACE/NAME (shell wildcards). Repeatable.")] = None,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .errors import ErrorList, LlmcError
@@ -88,7 +90,15 @@ def render(
     from .kinds import sort_objects
 
     objects = sort_objects([obj for out in outputs for obj in out.objects])
-    text = to_json(objects) if output is Output.json else to_yaml(objects)
+    if show_only:
+        from .outdir import select
+
+        try:
+            objects = select(objects, show_only)
+        except LlmcError as err:
+            _fail([err], sources)
+    serialize = to_json if output is Output.json else to_yaml
+    text = "" if output_dir else serialize(objects)
     findings = sorted(f for out in outputs for f in out.resolved.findings.items)
     if not quiet and findings:
         from .report import format_finding
@@ -97,9 +107,20 @@ def render(
         for finding in findings:
             style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
             console.print(format_finding(finding), markup=False, style=style, soft_wrap=True)
+    failed = strict and any(f.severity == "warning" for f in findings)
+    if output_dir:
+        if failed:  # never replace the previous output with a failed run's
+            raise typer.Exit(1)
+        from .outdir import write_output_dir
+
+        try:
+            write_output_dir(objects, output_dir, serialize, ".json" if output is Output.json else ".yaml")
+        except LlmcError as err:
+            _fail([err], sources)
+        return
     sys.stdout.write(text)
     sys.stdout.flush()
-    if strict and any(f.severity == "warning" for f in findings):
+    if failed:
         raise typer.Exit(1)
 
 
@@ -252,8 +273,4 @@ def main() -> None:
         sys.exit(3)
 
 
-try:  # registers explain, krm, schema, ... on `app`; absent until that module lands
-    from . import gitops_cli  # noqa: E402,F401
-except ModuleNotFoundError as _exc:  # pragma: no cover
-    if _exc.name != "llmc.gitops_cli":
-        raise
+from . import gitops_cli  # noqa: E402,F401  (registers explain, krm, check, schema, ... on `app`)

@@ -22,7 +22,7 @@ def expand(paths: list[str]) -> list[str]:
         path = Path(raw)
         if path.is_dir():
             out += sorted(str(p) for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
-        elif path.is_file():
+        elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)

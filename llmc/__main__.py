@@ -1,0 +1,5 @@
+"""`python -m llmc` runs the CLI."""
+
+from .cli import main
+
+main()
