@@ -17,8 +17,10 @@ same rule, "whatever is referenced comes first":
   StatefulSets) and references ServiceAccounts, RBAC and claim templates, all
   earlier.
 - ``ScaledObject`` right after ``LeaderWorkerSet``, i.e. after every kind it can
-  target (Deployment, StatefulSet, LeaderWorkerSet): KEDA reads the target's pod
-  template when it validates and builds its HPA.
+  target (Deployment, StatefulSet, LeaderWorkerSet): KEDA looks the target up
+  (its admission webhook checks the target's containers for cpu/memory
+  triggers, its operator builds an HPA on it) and reports errors until the
+  target exists.
 - ``InferencePool`` then ``HTTPRoute`` right after ``Ingress``, the traffic layer,
   after the workloads and the Services they route to (the EPP Service named by the
   pool). The HTTPRoute's ``backendRefs`` name the InferencePool; a route applied
