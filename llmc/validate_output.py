@@ -16,7 +16,8 @@ the field path (`spec.template.spec.containers[0].ports[0].name`):
    `llmc.schema.rule_check` (rules it has none for are not checked).
 2. Structural rules the schemas cannot say: `x-kubernetes-list-type` `map` and
    `set` uniqueness in custom resources (after defaulting the map keys).
-3. The API server's own validation of what llmc varies: object names per kind,
+3. The API server's own validation of what llmc varies: the object's size
+   (etcd's 1.5 MiB), object names per kind,
    namespace, label keys and values, annotation keys and size, the Deployment
    selector matching its template, and in every pod spec the container, volume
    and port names, volume mounts naming a volume, and resource claims naming a
@@ -73,6 +74,8 @@ CRD_FILES: dict[tuple[str, str], str] = {
 _DEFINITIONS_ID = "https://kubernetes.io/api/_definitions.json"
 _OBJECT_META = f"{_DEFINITIONS_ID}#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 _ANNOTATIONS_LIMIT = 256 * 1024
+# etcd's default --max-request-bytes: a larger object fails with "etcdserver: request is too large".
+OBJECT_BYTES_LIMIT = 1536 * 1024
 
 
 # --------------------------------------------------------------------------- versions
@@ -503,6 +506,10 @@ def object_errors(obj: Mapping[str, Any], version: tuple[int, int]) -> list[tupl
     if (api_version, kind) in CRD_FILES and not found:
         found.extend(_crd_rules(obj.get("spec"), crd_schema(api_version, kind)["properties"]["spec"], ("spec",)))
     found.extend(_api_rules(obj))
+    size = len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    if size > OBJECT_BYTES_LIMIT:
+        found.append(((), f"Too long: the object is {size} bytes of JSON; etcd stores at most {OBJECT_BYTES_LIMIT} "
+                          "(1.5 MiB) per object"))
     return sorted(set(found), key=lambda e: (format_path(e[0]), e[1]))
 
 
