@@ -95,7 +95,7 @@ def _json_normal(value):
     return json.loads(json.dumps(value))
 
 
-SETTINGS = settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
