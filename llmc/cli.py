@@ -87,9 +87,9 @@ def render(
         _fail([err], sources)
 
     from .emit import to_json, to_yaml
-    from .kinds import sort_objects
+    from .pipeline import ordered_objects
 
-    objects = sort_objects([obj for out in outputs for obj in out.objects])
+    objects = ordered_objects(outputs)
     if show_only:
         from .outdir import select
 

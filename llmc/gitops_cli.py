@@ -143,9 +143,9 @@ def kustomize_plugin(
     from .emit import to_yaml
     from .errors import ErrorList, LlmcError
     from .inputs import read_text
-    from .kinds import sort_objects
     from .krm import parse_config
     from .load import load_text
+    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     label = "LLMRender config"
@@ -165,7 +165,7 @@ def kustomize_plugin(
     _print_findings(findings)
     if config.strict and _has_warnings(findings):
         raise typer.Exit(1)
-    sys.stdout.write(to_yaml(sort_objects([o for out in outputs for o in out.objects])))
+    sys.stdout.write(to_yaml(ordered_objects(outputs)))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -183,12 +183,12 @@ def krm() -> None:
 
     from .emit import to_yaml
     from .errors import ErrorList, LlmcError
-    from .kinds import sort_objects
     from .krm import (
         RESOURCE_LIST_APIS, RESOURCE_LIST_KIND, error_result, finding_result, item_documents, item_label,
         parse_config, partition, resource_list,
     )
     from .load import load_text
+    from .pipeline import ordered_objects
 
     text = sys.stdin.read()
     sources = {"<stdin>": text}
@@ -230,7 +230,7 @@ def krm() -> None:
     if config.strict and _has_warnings(findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    rendered = sort_objects([o for out in outputs for o in out.objects])
+    rendered = ordered_objects(outputs)
     sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
 
 
@@ -256,6 +256,7 @@ def argocd_generate() -> None:
     from .inputs import read_documents
     from .kinds import sort_objects
     from .krm import partition
+    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
@@ -274,7 +275,7 @@ def argocd_generate() -> None:
     _print_findings(findings)
     if config.strict and _has_warnings(findings):
         raise typer.Exit(1)
-    objects = sort_objects([*kept, *(o for out in outputs for o in out.objects)])
+    objects = [*sort_objects(kept), *ordered_objects(outputs)]
     text = to_yaml(objects)
     sys.stderr.write(
         f"llmc: rendered {len(outputs)} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "

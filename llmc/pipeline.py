@@ -124,6 +124,16 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     return outputs
 
 
+def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
+    """The output order: services by namespace/name, each one's objects in apply-safe kind order.
+
+    Deterministic, independent of input order, and streamable service by service.
+    """
+    from .kinds import sort_objects
+
+    return [obj for out in sorted(outputs, key=lambda o: o.key) for obj in sort_objects(out.objects)]
+
+
 def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
     """The cluster inventory given with -f; None (nothing can be checked) when none was given."""
     if not state:
