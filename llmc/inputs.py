@@ -51,10 +51,13 @@ def read_documents(paths: list[str], sources: dict[str, str]) -> list[Document]:
     return docs
 
 
+RUNTIMES_DIR = "runtimes"  # presets/runtimes holds ServingRuntimes for InferenceService, not a preset set
+
+
 def builtin_sets() -> list[str]:
     from .resources import data_dir
 
-    return sorted(p.name for p in data_dir("presets").iterdir() if p.is_dir())
+    return sorted(p.name for p in data_dir("presets").iterdir() if p.is_dir() and p.name != RUNTIMES_DIR)
 
 
 @cache
