@@ -86,3 +86,23 @@ def test_no_traceback_for_a_binary_file(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "llmc", "render", "-f", str(blob)], capture_output=True, text=True)
     assert proc.returncode in (1, 2) and proc.stdout == ""
     assert "Traceback" not in proc.stderr and str(blob) in proc.stderr
+
+
+def test_owner_references_need_the_uid(tmp_path):
+    text = (EXAMPLES / "llama-single-gpu.yaml").read_text()
+    without = runner.invoke(app, ["render", "-q", "--owner-references", "-f", "-"], input=text)
+    assert without.exit_code == 2 and without.stdout == "" and "needs metadata.uid" in without.stderr
+    uid = "3f1c9a2e-0000-4000-8000-000000000001"
+    with_uid = runner.invoke(
+        app, ["render", "-q", "--owner-references", "-f", "-"],
+        input=text.replace("  namespace: team-a\n", f"  namespace: team-a\n  uid: {uid}\n", 1),
+    )
+    assert with_uid.exit_code == 0
+    objs = list(yaml.safe_load_all(with_uid.stdout))
+    ref = {"apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService", "name": "llama-8b",
+           "uid": uid, "controller": True, "blockOwnerDeletion": True}
+    for obj in objs:
+        if obj["kind"] == "ClusterRoleBinding":  # cluster-scoped: a namespaced owner is not allowed
+            assert "ownerReferences" not in obj["metadata"]
+        else:
+            assert obj["metadata"]["ownerReferences"] == [ref], obj["kind"]

@@ -90,17 +90,26 @@ class RenderContext:
         return meta
 
     def owner_reference(self) -> dict[str, Any]:
-        ref: dict[str, Any] = {
+        """The controller's owner reference; the API server rejects one without a uid, so it is required."""
+        uid = self.service["metadata"].get("uid")
+        if not uid:
+            from ..errors import LlmcError, Location
+
+            raise LlmcError(
+                "--owner-references needs metadata.uid: the API server rejects an ownerReference without a uid",
+                Location(path="metadata"),
+                hint="copy the uid from `kubectl get llminferenceservice NAME -o jsonpath={.metadata.uid}`, "
+                "or render without --owner-references",
+                exit_code=2,
+            )
+        return {
             "apiVersion": "serving.kserve.io/v1alpha2",
             "kind": "LLMInferenceService",
             "name": self.name,
+            "uid": uid,
+            "controller": True,
+            "blockOwnerDeletion": True,
         }
-        uid = self.service["metadata"].get("uid")
-        if uid:
-            ref["uid"] = uid
-        ref["controller"] = True
-        ref["blockOwnerDeletion"] = True
-        return ref
 
 
 @dataclass(frozen=True)

@@ -69,5 +69,3 @@ def _note_differences(ctx: RenderContext) -> None:
     )
     if ctx.options.dra_api != "resource.k8s.io/v1" and DRA_CLASS in ctx.annotations:
         ctx.findings.add("LLMC303", "metadata.annotations", f"ResourceClaimTemplate rendered as {ctx.options.dra_api}")
-    if ctx.options.owner_references and not ctx.service["metadata"].get("uid"):
-        ctx.findings.add("LLMC302", "metadata.uid", "ownerReferences are rendered without a uid")
