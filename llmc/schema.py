@@ -330,6 +330,19 @@ def copy_json(value: Any) -> Any:
     return value
 
 
+def _did_you_mean(schema: dict[str, Any] | None, path: Path) -> str | None:
+    """A hint naming the closest known field next to an unknown one (e.g. `replica` → `replicas`)."""
+    import difflib
+
+    for part in path[:-1]:
+        if schema is None:
+            return None
+        schema = schema.get("items") if isinstance(part, int) else _field_schema(schema, part)
+    known = list((schema or {}).get("properties") or {})
+    close = difflib.get_close_matches(str(path[-1]), known, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
 def _field_schema(schema: dict[str, Any] | None, key: str) -> dict[str, Any] | None:
     if schema is None:
         return None
@@ -619,7 +632,11 @@ def validate(doc: Document) -> None:
     Errors are sorted by position and carry the field path and file:line:col.
     """
     errors, unknown = check_object(apply_defaults(doc.obj))
-    found: list[LlmcError] = [LlmcError(f"unknown field {go_quote(api_path(p))}", doc.locate_key(p)) for p in unknown]
+    schema = _schema_of(doc.obj)
+    found: list[LlmcError] = [
+        LlmcError(f"unknown field {go_quote(api_path(p))}", doc.locate_key(p), hint=_did_you_mean(schema, p))
+        for p in unknown
+    ]
     for err in errors:
         found.append(LlmcError(err.body(), doc.locate(err.path), hint=err.hint))
     if found:
