@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from ..load import Document
+from . import shape
 from .podspec import default_port_protocols
 
 API_VERSION = "serving.kserve.io/v1alpha1"
@@ -103,8 +104,9 @@ class Runtime:
 
 
 def runtime_from(doc: Document, default_namespace: str) -> Runtime:
-    """A Runtime from a loaded ServingRuntime/ClusterServingRuntime; structural errors are located."""
+    """A Runtime from a loaded ServingRuntime/ClusterServingRuntime; structural errors carry their field path."""
     obj = doc.obj
+    shape.check(obj, shape.RUNTIME)
     meta = obj.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         raise LlmcError("metadata.name: Required value", doc.locate(("metadata",)))

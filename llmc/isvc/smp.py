@@ -31,9 +31,15 @@ POD_MERGE_KEYS = {
 _CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
 
 
+# Plain `bool` fields of corev1.PodSpec and corev1.Container: `omitempty` drops false. The other
+# booleans are `*bool` (automountServiceAccountToken, enableServiceLinks, ...), where false is kept.
+_PLAIN_BOOLS = frozenset({"hostNetwork", "hostPID", "hostIPC", "stdin", "stdinOnce", "tty"})
+
+
 def omit_empty(obj: dict[str, Any]) -> dict[str, Any]:
-    """The top-level keys encoding/json writes for a struct whose fields are all `omitempty`."""
-    return {k: v for k, v in obj.items() if v not in (None, "", [], {}, False)}
+    """The top-level keys encoding/json writes for a PodSpec or Container (every field `omitempty`)."""
+    return {k: v for k, v in obj.items()
+            if v is not None and v != "" and v != [] and v != {} and not (v is False and k in _PLAIN_BOOLS)}
 
 
 def merge_pod_spec(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:

@@ -141,7 +141,7 @@ def test_runtime_documents() -> None:
         kind: ClusterServingRuntime
         metadata: {name: theirs, namespace: ignored}
         spec:
-          containers: [{name: kserve-container, image: y}]
+          containers: [{name: kserve-container, image: img-b}]
     """)
     mine, theirs = runtime_from(sr, "team"), runtime_from(csr, "team")
     assert (mine.namespace, mine.created) == ("team", 1704164645.0)
