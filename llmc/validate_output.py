@@ -27,6 +27,13 @@ Objects of a kind with no schema for that version are errors (the cluster would
 not serve them), except KEDA's `ScaledObject`, whose CRD llmc does not bundle:
 it is skipped (see `SKIPPED_KINDS`).
 
+Without a Kubernetes version (`kube_version=None`) only layer 3 runs: it holds
+in every version, needs no schema package, and costs well under a millisecond
+per object, so `render` can run it always. It catches what KServe's webhooks
+let through but the API server refuses when the controller creates the child,
+e.g. a service named `9b-model` (its Services would start with a digit) or a
+container renamed to `Main`.
+
 Measured (2-vCPU VM): the first object of a version pays for reading its
 definitions (about 0.2 s); after that a 20-object service validates in
 about 30 ms. Validators are built once per (version, kind) and kept.
@@ -489,22 +496,29 @@ def describe(obj: Mapping[str, Any]) -> str:
     return f"{obj.get('kind', '<no kind>')} {namespace}/{name}" if namespace else f"{obj.get('kind', '<no kind>')} {name}"
 
 
-def object_errors(obj: Mapping[str, Any], version: tuple[int, int]) -> list[tuple[Path, str]]:
-    """(field path, message) for every problem of one object, sorted by path."""
-    api_version, kind = obj.get("apiVersion"), obj.get("kind")
-    if not isinstance(api_version, str) or not isinstance(kind, str):
-        return [((), "apiVersion and kind must be strings")]
+def _schema_errors(obj: Mapping[str, Any], version: tuple[int, int]) -> list[tuple[Path, str]]:
+    api_version, kind = obj["apiVersion"], obj["kind"]
     if (api_version, kind) in SKIPPED_KINDS:
         return []
-    found: list[tuple[Path, str]] = []
     validator = _crd_validator(version, api_version, kind) or _core_validator(version, api_version, kind)
     if validator is None:
         return [((), f"no schema for {kind} {api_version} in Kubernetes {version[0]}.{version[1]}: "
                      "a cluster of that version does not serve it")]
-    for error in validator.iter_errors(obj):
-        found.extend(_schema_messages(error))
+    found = [message for error in validator.iter_errors(obj) for message in _schema_messages(error)]
     if (api_version, kind) in CRD_FILES and not found:
         found.extend(_crd_rules(obj.get("spec"), crd_schema(api_version, kind)["properties"]["spec"], ("spec",)))
+    return found
+
+
+def object_errors(obj: Mapping[str, Any], version: tuple[int, int] | None) -> list[tuple[Path, str]]:
+    """(field path, message) for every problem of one object, sorted by path.
+
+    `version` None checks the API server's rules and the size only (layer 3),
+    which needs neither schemas nor the kubernetes-validate package.
+    """
+    if not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
+        return [((), "apiVersion and kind must be strings")]
+    found = _schema_errors(obj, version) if version is not None else []
     found.extend(_api_rules(obj))
     size = len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
     if size > OBJECT_BYTES_LIMIT:
@@ -513,12 +527,13 @@ def object_errors(obj: Mapping[str, Any], version: tuple[int, int]) -> list[tupl
     return sorted(set(found), key=lambda e: (format_path(e[0]), e[1]))
 
 
-def validate_objects(objects: Iterable[Mapping[str, Any]], kube_version: str) -> list[str]:
+def validate_objects(objects: Iterable[Mapping[str, Any]], kube_version: str | None) -> list[str]:
     """Every problem of every object as `Kind namespace/name: field.path: message`; empty when all are valid.
 
-    Raises LlmcError (exit 2) for a Kubernetes version without schemas.
+    `kube_version` None skips the schemas (see `object_errors`). Raises
+    LlmcError (exit 2) for a Kubernetes version without schemas.
     """
-    version = parse_version(kube_version)
+    version = parse_version(kube_version) if kube_version is not None else None
     errors = []
     for obj in objects:
         for path, message in object_errors(obj, version):
@@ -527,14 +542,15 @@ def validate_objects(objects: Iterable[Mapping[str, Any]], kube_version: str) ->
     return errors
 
 
-def check(objects: Iterable[Mapping[str, Any]], kube_version: str) -> None:
-    """Raise `ErrorList` (exit 1) when a rendered object would be rejected by a cluster of `kube_version`."""
+def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None) -> None:
+    """Raise `ErrorList` (exit 1) when a rendered object would be rejected by a cluster of `kube_version`
+    (None: by the API server's rules that hold in every version, see `object_errors`)."""
     errors = validate_objects(objects, kube_version)
     if errors:
-        version = ".".join(map(str, parse_version(kube_version)))
+        target = "the API server" if kube_version is None else "Kubernetes " + ".".join(map(str, parse_version(kube_version)))
         raise ErrorList([
-            LlmcError(f"rendered object is invalid for Kubernetes {version}: {e}",
-                      hint="this is an llmc or preset bug unless a template or override wrote the field")
+            LlmcError(f"{target} would reject {e}",
+                      hint="a field written by the service, a config or a template is invalid in the created object")
             for e in errors
         ])
 

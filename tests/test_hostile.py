@@ -117,11 +117,12 @@ MEASURE = textwrap.dedent("""\
     start = time.perf_counter()
     code, stdout, stderr = run()
     seconds = time.perf_counter() - start
+    maxrss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # before tracemalloc adds its own
     tracemalloc.start()
     run()
     peak = tracemalloc.get_traced_memory()[1]
     print(json.dumps({"code": code, "seconds": seconds, "peak": peak, "stdout": stdout, "stderr": stderr,
-                      "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                      "maxrss_kb": maxrss_kb}))
 """)
 
 

@@ -264,6 +264,19 @@ def test_check_raises_error_list(objects: list[dict]) -> None:
     assert "spec.replicas" in info.value.errors[0].message
 
 
+def test_without_a_version_only_api_server_rules_run(objects: list[dict]) -> None:
+    broken = copy.deepcopy(objects)
+    deployment = _first(broken, "Deployment")
+    deployment["spec"]["replicas"] = "two"  # a schema error
+    _containers(deployment)[0]["name"] = "Main"  # an API server rule
+    errors = validate_objects(broken, None)
+    assert len(errors) == 1 and "containers[0].name: Invalid value: \"Main\"" in errors[0]
+    assert validate_objects(objects, None) == []
+    with pytest.raises(ErrorList) as info:
+        check(broken, None)
+    assert info.value.errors[0].message.startswith("the API server would reject Deployment ")
+
+
 @pytest.mark.parametrize("text,expected", [("1.34", (1, 34)), ("v1.37.1", (1, 37)), ("1.30.0-gke.100", (1, 30))])
 def test_parse_version(text: str, expected: tuple[int, int]) -> None:
     assert parse_version(text) == expected
