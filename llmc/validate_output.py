@@ -46,10 +46,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path as FsPath
-from typing import Any
-
-import jsonschema
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorList, LlmcError
 from .load import Path, format_path
@@ -61,6 +58,10 @@ from .schema import (
     qualified_name_errors,
     rule_check,
 )
+
+if TYPE_CHECKING:  # jsonschema is imported when schemas are used: `render` without them stays fast
+    import jsonschema
+    from referencing import Registry
 
 DEFAULT_KUBE_VERSION = "1.34"
 
@@ -134,6 +135,8 @@ def parse_version(text: str) -> tuple[int, int]:
 
 @cache
 def _registry(version: tuple[int, int]) -> Registry:
+    from referencing import Registry, Resource
+
     path = _schema_root() / f"v{version[0]}.{version[1]}.0-local-strict" / "_definitions.json"
     definitions = Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
     return Registry().with_resource(_DEFINITIONS_ID, definitions)
@@ -153,6 +156,8 @@ def _core_validator(version: tuple[int, int], api_version: str, kind: str) -> js
     path = folder / f"{kind.lower()}-{_file_api(api_version)}.json"
     if not path.is_file():
         return None
+    import jsonschema
+
     schema = json.loads(path.read_text(encoding="utf-8"))
     gvks = schema.get("x-kubernetes-group-version-kind") or []
     group, _, ver = api_version.rpartition("/")
@@ -205,6 +210,8 @@ def _crd_validator(version: tuple[int, int], api_version: str, kind: str) -> jso
     schema = crd_schema(api_version, kind)
     if schema is None:
         return None
+    import jsonschema
+
     strict = _strict_crd(schema, top=True)
     strict["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return jsonschema.Draft202012Validator(strict, registry=_registry(version))

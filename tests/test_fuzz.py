@@ -100,6 +100,8 @@ TEMPLATES = [
 ]
 SYNTAX_BREAKERS = [":", "-", "{", "}", "[", "]", "&a ", "*a", "!", "|", ">", "#", "%", "@", "`", "'", '"', "\t",
                    "\n", "? ", ": ", "- ", "<<: {}", "---\n", "...\n", "\x00", "\ufeff", "\\"]
+# Weighted: mutations that keep a document admissible reach the renderer more often.
+MUTATIONS = ["drop"] * 3 + ["template"] * 4 + ["corrupt"] * 3 + ["duplicate", "retype", "add", "rename", "dup-doc"]
 KEY_NAMES = ["bogus", "Name", "name ", "spec", "metadata", "apiVersion", "kind", "x-y", "", "1", "true", "<<"]
 
 
@@ -128,7 +130,7 @@ def _mutate_data(draw, docs: list[Any]) -> str:
     """Apply one data mutation to `docs` in place; return its description."""
     d = draw(st.integers(0, len(docs) - 1))
     paths = _paths(docs[d])
-    op = draw(st.sampled_from(["drop", "duplicate", "retype", "corrupt", "template", "add", "rename", "dup-doc"]))
+    op = draw(st.sampled_from(MUTATIONS))
     if op == "dup-doc" or not paths:
         docs.insert(d, copy.deepcopy(docs[d]))
         return f"duplicate document {d}"
