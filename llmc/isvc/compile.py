@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ErrorList, LlmcError, Location
+from ..kinds import sort_objects
 from ..load import Document, parse_path
 from ..render.context import RenderOptions
 from . import admission, ingress, shape, storage, workload
@@ -63,7 +64,8 @@ def compile(documents: list[Document], runtimes: list[Document], settings: IsvcC
     """Render every InferenceService of `documents`; `runtimes` are the cluster's runtimes and storage containers.
 
     `documents` may also hold ServingRuntimes, ClusterServingRuntimes and ClusterStorageContainers;
-    they take precedence over `runtimes`. Raises ErrorList with every located error.
+    they take precedence over `runtimes`. Objects come by service (namespace/name), each service's
+    in apply-safe kind order; findings sorted. Raises ErrorList with every located error.
     """
     settings = settings or IsvcConfig()
     options = options or RenderOptions()
@@ -83,7 +85,7 @@ def compile(documents: list[Document], runtimes: list[Document], settings: IsvcC
     except ErrorList as errs:
         errors += errs.errors
         cluster = Cluster([], namespace)
-    objects: list[dict[str, Any]] = []
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     notes: list[Note] = []
     seen: dict[tuple[str, str], Document] = {}
     for doc in services:
@@ -96,7 +98,7 @@ def compile(documents: list[Document], runtimes: list[Document], settings: IsvcC
                                 doc.locate(("metadata", "name")), hint=f"the first is in {seen[key].locate(())}")
             seen[key] = doc
             rendered, found = render(isvc, cluster, settings, options)
-            objects += rendered
+            groups[key] = sort_objects(rendered)
             notes += found
         except ErrorList as errs:
             errors += [relocate(e, doc) for e in errs.errors]
@@ -104,7 +106,7 @@ def compile(documents: list[Document], runtimes: list[Document], settings: IsvcC
             errors.append(relocate(err, doc))
     if errors:
         raise ErrorList(errors)
-    return objects, notes
+    return [obj for key in sorted(groups) for obj in groups[key]], sorted(notes)
 
 
 def render(isvc: dict[str, Any], cluster: Cluster, config: IsvcConfig, options: RenderOptions) -> tuple[list[dict[str, Any]], list[Note]]:
@@ -143,8 +145,6 @@ def render(isvc: dict[str, Any], cluster: Cluster, config: IsvcConfig, options: 
                         "must be no more than 63 characters", Location(path="metadata.name"),
                         hint="the predictor's Service is named <name>-predictor: shorten the InferenceService's name")
     owner = owner_reference(isvc) if options.owner_references else None
-    if owner is not None and "uid" not in owner:
-        notes.append(Note(service_key, "LLMC302", "metadata.uid", "ownerReferences are rendered without a uid"))
 
     objects = [workload.service(child, pod, config, owner)]
     deployment = workload.deployment(child, predictor, pod, config, owner)
@@ -193,13 +193,19 @@ def _download_notes(service_key: str, isvc: dict[str, Any], config: IsvcConfig) 
 
 
 def owner_reference(isvc: dict[str, Any]) -> dict[str, Any]:
-    """controllerutil.SetControllerReference with the InferenceService as owner."""
-    ref: dict[str, Any] = {"apiVersion": ISVC_API_VERSION, "kind": ISVC_KIND, "name": isvc["metadata"]["name"]}
-    if isvc["metadata"].get("uid"):
-        ref["uid"] = isvc["metadata"]["uid"]
-    ref["controller"] = True
-    ref["blockOwnerDeletion"] = True
-    return ref
+    """controllerutil.SetControllerReference with the InferenceService as owner; the API server
+    rejects an ownerReference without a uid, so one is required (as for LLMInferenceServices)."""
+    uid = isvc["metadata"].get("uid")
+    if not uid:
+        raise LlmcError(
+            "--owner-references needs metadata.uid: the API server rejects an ownerReference without a uid",
+            Location(path="metadata"),
+            hint="copy the uid from `kubectl get inferenceservice NAME -o jsonpath={.metadata.uid}`, "
+                 "or render without --owner-references",
+            exit_code=2,
+        )
+    return {"apiVersion": ISVC_API_VERSION, "kind": ISVC_KIND, "name": isvc["metadata"]["name"], "uid": uid,
+            "controller": True, "blockOwnerDeletion": True}
 
 
 def relocate(err: LlmcError, doc: Document) -> LlmcError:

@@ -1,11 +1,12 @@
 """What the InferenceService controller and its pod webhook read from `inferenceservice-config`.
 
 `IsvcConfig()` holds the values of the ConfigMap KServe ships
-(config/configmap/inferenceservice.yaml); `IsvcConfig.from_configmap` reads a user's
-ConfigMap as the controller does (v1beta1 configmap.go): a key that is absent gives
-Go's zero values, not KServe's shipped ones. That differs from `llmc.settings`, which
-fills absent keys with the shipped values: the controller never does, and for
-`deploy`, `security` and `inferenceService` the zero values change the output.
+(config/configmap/inferenceservice.yaml). `IsvcConfig.from_configmap` reads a user's
+ConfigMap key by key, as `llmc.settings` does: a key the ConfigMap has sets the fields
+it names over the shipped ones, an absent key keeps the shipped values (so a ConfigMap
+with only the keys a user changed works). Each key is then read as the v1beta1
+controller reads it (configmap.go): legacy deployment modes normalised, the ingress
+defaults, the storage-initializer quantities checked.
 """
 
 from __future__ import annotations
@@ -78,8 +79,22 @@ class IsvcConfig:
         return _Reader(obj.get("data") or {}, file).config()
 
 
+# The keys of KServe's shipped ConfigMap this module reads, as parsed JSON (`service` is not shipped).
+SHIPPED: dict[str, dict[str, Any]] = {
+    "deploy": {"defaultDeploymentMode": "Serverless"},
+    "ingress": {"enableGatewayApi": False, "kserveIngressGateway": "kserve/kserve-ingress-gateway",
+                "ingressGateway": "knative-serving/knative-ingress-gateway", "ingressDomain": DEFAULT_INGRESS_DOMAIN,
+                "ingressClassName": "istio", "domainTemplate": DEFAULT_DOMAIN_TEMPLATE, "disableIngressCreation": False},
+    "storageInitializer": {"image": "kserve/storage-initializer:latest", "memoryRequest": "100Mi", "memoryLimit": "1Gi",
+                           "cpuRequest": "100m", "cpuLimit": "1", "caBundleConfigMapName": "",
+                           "caBundleVolumeMountPath": "/etc/ssl/custom-certs"},
+    "inferenceService": {},
+    "security": {"autoMountServiceAccountToken": True},
+}
+
+
 class _Reader:
-    """Parses the JSON values of the ConfigMap's keys; errors name the key."""
+    """Parses the JSON values of the ConfigMap's keys over the shipped ones; errors name the key."""
 
     def __init__(self, data: Mapping[str, Any], file: str) -> None:
         self.data = data
@@ -88,16 +103,17 @@ class _Reader:
     def fail(self, key: str, message: str) -> LlmcError:
         return LlmcError(message, Location(self.file, path=f"data.{key}"), exit_code=2)
 
-    def section(self, key: str, what: str) -> dict[str, Any] | None:
+    def section(self, key: str, what: str) -> dict[str, Any]:
+        """The key's fields over the shipped key's (empty when neither has the key)."""
         if key not in self.data:
-            return None
+            return SHIPPED.get(key, {})
         try:
             value = json.loads(self.data[key])
         except (TypeError, json.JSONDecodeError) as exc:
             raise self.fail(key, f"unable to parse {what} config json: {exc}") from None
         if not isinstance(value, dict):
             raise self.fail(key, f"unable to parse {what} config json: not a JSON object")
-        return value
+        return {**SHIPPED.get(key, {}), **value}
 
     def typed(self, key: str, section: dict[str, Any], name: str, kind: type, default: Any) -> Any:
         value = section.get(name)
@@ -114,18 +130,16 @@ class _Reader:
             rollout=rollout,
             ingress=self.ingress(),
             storage_initializer=self.storage_initializer(),
-            service_cluster_ip_none=self.typed("service", self.section("service", "service") or {},
+            service_cluster_ip_none=self.typed("service", self.section("service", "service"),
                                                "serviceClusterIPNone", bool, False),
             disallowed_annotations=self.disallowed(),
-            automount_service_account_token=self.typed("security", self.section("security", "security") or {},
+            automount_service_account_token=self.typed("security", self.section("security", "security"),
                                                        "autoMountServiceAccountToken", bool, False),
         )
 
     def deploy(self) -> tuple[str, tuple[str, str] | None]:
-        """NewDeployConfig: legacy names normalised; an absent key leaves the mode empty."""
+        """NewDeployConfig: the mode is required, legacy names are normalised."""
         section = self.section("deploy", "deploy")
-        if section is None:
-            return "", None
         mode = self.typed("deploy", section, "defaultDeploymentMode", str, "")
         if mode == "":
             raise self.fail("deploy", "invalid deploy config, defaultDeploymentMode is required")
@@ -142,8 +156,6 @@ class _Reader:
 
     def ingress(self) -> IngressConfig:
         section = self.section("ingress", "ingress")
-        if section is None:
-            return IngressConfig(ingress_class_name=None)
         gateway_api = self.typed("ingress", section, "enableGatewayApi", bool, False)
         if gateway_api and not self.typed("ingress", section, "kserveIngressGateway", str, ""):
             raise self.fail("ingress", "invalid ingress config - kserveIngressGateway is required")
@@ -160,7 +172,7 @@ class _Reader:
     def storage_initializer(self) -> StorageInitializerConfig:
         """GetStorageInitializerConfigs: the four resource values must parse as quantities."""
         key = "storageInitializer"
-        section = self.section(key, key) or {}
+        section = self.section(key, key)
         values = {name: self.typed(key, section, name, str, "")
                   for name in ("memoryRequest", "memoryLimit", "cpuRequest", "cpuLimit")}
         for name, value in values.items():
@@ -179,9 +191,7 @@ class _Reader:
         )
 
     def disallowed(self) -> tuple[str, ...]:
-        """NewInferenceServicesConfig: the built-in list plus the configured one, only when the key exists."""
+        """NewInferenceServicesConfig: the built-in list plus the configured one."""
         section = self.section("inferenceService", "isvc")
-        if section is None:
-            return ()
         extra = self.typed("inferenceService", section, "serviceAnnotationDisallowedList", list, [])
         return DISALLOWED_ANNOTATIONS + tuple(str(item) for item in extra)

@@ -381,4 +381,4 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
             errors.append(relocate(err, doc))
     if errors:
         raise ErrorList(errors)
-    return objects, notes
+    return objects, sorted(notes)

@@ -210,13 +210,16 @@ def test_names_over_63_characters_are_refused(hf_isvc: str) -> None:
 
 def test_owner_references(hf_isvc: str) -> None:
     text = hf_isvc.replace("namespace: team-a", "namespace: team-a\n          uid: \"1234\"")
-    objects, notes = render(text, options=RenderOptions(owner_references=True))
+    objects, _ = render(text, options=RenderOptions(owner_references=True))
     ref = {"apiVersion": "serving.kserve.io/v1beta1", "kind": "InferenceService", "name": "llama", "uid": "1234",
            "controller": True, "blockOwnerDeletion": True}
     for obj in objects.values():
         assert obj["metadata"]["ownerReferences"] == [ref]
     assert "ownerReferences" not in objects["Deployment"]["spec"]["template"]["metadata"]
-    assert "LLMC302" not in [n.code for n in notes]
+    with pytest.raises(ErrorList) as info:
+        render(hf_isvc, options=RenderOptions(owner_references=True))
+    assert "--owner-references needs metadata.uid" in info.value.errors[0].message
+    assert info.value.errors[0].exit_code == 2
 
 
 def test_notes_for_the_webhooks_work(hf_isvc: str) -> None:
@@ -329,3 +332,12 @@ def test_cluster_storage_container_image_wins_over_the_configmap(hf_isvc: str) -
     objects, _ = render(hf_isvc, config, runtimes=without_csc)
     assert objects["Deployment"]["spec"]["template"]["spec"]["initContainers"][0]["image"] == \
         "mirror/storage-initializer:v1"
+
+
+def test_output_order_is_independent_of_input_order(hf_isvc: str) -> None:
+    other = hf_isvc.replace("name: llama", "name: alpha")
+    first, _ = compile(docs(hf_isvc + "---" + other), builtin_runtimes())
+    second, _ = compile(docs(other + "---" + hf_isvc), builtin_runtimes())
+    assert first == second
+    assert [(o["kind"], o["metadata"]["name"]) for o in first][:2] == [("Service", "alpha-predictor"),
+                                                                      ("Deployment", "alpha-predictor")]

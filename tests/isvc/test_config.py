@@ -56,14 +56,14 @@ def test_unknown_deployment_mode_is_refused() -> None:
 _SI = {"memoryRequest": "100Mi", "memoryLimit": "1Gi", "cpuRequest": "100m", "cpuLimit": "1"}
 
 
-def test_absent_keys_give_go_zero_values_not_shipped_ones() -> None:
-    config = IsvcConfig.from_configmap(configmap(storageInitializer=_SI))
-    assert config.default_deployment_mode == ""  # no deploy key: DeployConfig{}
-    assert config.disallowed_annotations == ()  # no inferenceService key: the list stays nil
-    assert config.automount_service_account_token is False  # no security key: SecurityConfig{}
-    assert config.ingress.ingress_class_name is None  # no ingress key: IngressConfig{} plus its defaults
-    assert config.ingress.domain_template == "{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}"
-    assert config.storage_initializer.image == ""
+def test_keys_merge_over_the_shipped_ones_field_by_field() -> None:
+    # Like llmc.settings: an absent key keeps KServe's shipped values, a given key sets the fields it names.
+    config = IsvcConfig.from_configmap(configmap(ingress={"ingressDomain": "models.example.com"}))
+    assert config.ingress == IngressConfig(ingress_domain="models.example.com")
+    assert config.storage_initializer == StorageInitializerConfig()
+    assert config.default_deployment_mode == "Knative"
+    assert config.automount_service_account_token is True
+    assert IsvcConfig.from_configmap(configmap()) == IsvcConfig()
 
 
 def test_disallowed_annotations_extend_the_builtin_list() -> None:
@@ -83,12 +83,17 @@ def test_rollout_strategy_is_read() -> None:
 
 def test_storage_initializer_quantities_must_parse() -> None:
     with pytest.raises(LlmcError, match='failed to parse resource configuration for "storageInitializer"."memoryRequest"'):
-        IsvcConfig.from_configmap(configmap())
+        IsvcConfig.from_configmap(configmap(storageInitializer={"memoryRequest": "lots"}))
 
 
-def test_ingress_gateway_is_required_when_ingress_is_given() -> None:
+def test_ingress_gateway_is_required() -> None:
     with pytest.raises(LlmcError, match="invalid ingress config - ingressGateway is required"):
-        IsvcConfig.from_configmap(configmap(storageInitializer=_SI, ingress={"ingressDomain": "x.io"}))
+        IsvcConfig.from_configmap(configmap(ingress={"ingressGateway": ""}))
+
+
+def test_empty_deployment_mode_is_refused() -> None:
+    with pytest.raises(LlmcError, match="invalid deploy config, defaultDeploymentMode is required"):
+        IsvcConfig.from_configmap(configmap(deploy={"defaultDeploymentMode": ""}))
 
 
 def test_a_non_configmap_is_a_usage_error() -> None:
