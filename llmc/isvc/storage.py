@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import LlmcError, Location
+from ..errors import LlmcError
 from ..load import Document
 from ..render.storage import merge_container
 from . import shape
