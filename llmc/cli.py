@@ -67,6 +67,7 @@ def render(
     kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")] = None,
     output_dir: Annotated[Optional[str], typer.Option("--output-dir", help="Write one file per object into this folder (replaced as a whole) instead of stdout.")] = None,
     show_only: Annotated[Optional[list[str]], typer.Option("-s", "--show-only", help="Only objects matching KIND/NAME or KIND/NAMESPACE/NAME (shell wildcards). Repeatable.")] = None,
+    runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="ServingRuntime/ClusterServingRuntime/ClusterStorageContainer folder or file replacing the built-in ones (InferenceServices). Repeatable.")] = None,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .errors import ErrorList, LlmcError
@@ -76,11 +77,11 @@ def render(
         request = _request(
             filename, presets, preset_set, kserve_config, namespace, system_namespace,
             owner_references, api_versions, kube_version, dra_api, sources,
-            kserve_version=kserve_version.value if kserve_version else None,
+            kserve_version=kserve_version.value if kserve_version else None, runtimes=runtimes,
         )
-        from .pipeline import compile_request
+        from .pipeline import compile_everything
 
-        outputs = compile_request(request)
+        outputs, isvc_output = compile_everything(request)
     except ErrorList as errs:
         _fail(errs.errors, sources)
     except LlmcError as err:
@@ -89,7 +90,7 @@ def render(
     from .emit import to_json, to_yaml
     from .pipeline import ordered_objects
 
-    objects = ordered_objects(outputs)
+    objects = ordered_objects(outputs) + isvc_output.objects
     if show_only:
         from .outdir import select
 
@@ -99,7 +100,7 @@ def render(
             _fail([err], sources)
     serialize = to_json if output is Output.json else to_yaml
     text = "" if output_dir else serialize(objects)
-    findings = sorted(f for out in outputs for f in out.resolved.findings.items)
+    findings = sorted([f for out in outputs for f in out.resolved.findings.items] + isvc_output.findings)
     if not quiet and findings:
         from .report import format_finding
 
@@ -125,7 +126,7 @@ def render(
 
 
 def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
-             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None):
+             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None, runtimes=None):
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -145,11 +146,22 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
         set_name = preset_set or DEFAULT_SET
         preset_docs = read_documents(list(builtin_preset_files(set_name)), sources)
     settings = Settings(system_namespace=system_namespace)
+    isvc_inputs = any(d.kind == "InferenceService" for d in inputs)
+    isvc_config = None
     if kserve_config:
         docs = read_documents([kserve_config], sources)
         if len(docs) != 1:
             raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
         settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
+        if isvc_inputs:
+            from .isvc import IsvcConfig
+
+            isvc_config = IsvcConfig.from_configmap(docs[0].obj, docs[0].file)
+    runtime_docs = []
+    if isvc_inputs:
+        from .isvc.cli import runtime_documents
+
+        runtime_docs = runtime_documents(runtimes, sources)
     caps = Capabilities()
     if api_versions:
         caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
@@ -157,7 +169,8 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
         caps = Capabilities(kube_version=kube_version)
     options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps)
     version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
-    return Request(inputs, preset_docs, settings, options, namespace, version)
+    return Request(inputs, preset_docs, settings, options, namespace, version,
+                   isvc_config=isvc_config, runtimes=runtime_docs)
 
 
 class DiffOutput(str, Enum):
@@ -274,3 +287,4 @@ def main() -> None:
 
 
 from . import gitops_cli  # noqa: E402,F401  (registers explain, krm, check, schema, ... on `app`)
+from .isvc import cli as _isvc_cli  # noqa: E402,F401  (registers convert on `app`)

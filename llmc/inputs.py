@@ -65,7 +65,7 @@ def builtin_preset_files(name: str) -> tuple[str, ...]:
     from .resources import data_dir
 
     folder = data_dir("presets") / name
-    if not folder.is_dir():
+    if not folder.is_dir() or name == RUNTIMES_DIR:
         raise LlmcError(
             f"unknown preset set {name!r}",
             hint=f"built-in sets: {', '.join(builtin_sets())}",

@@ -73,6 +73,11 @@ KNOWN_INPUT_KINDS: frozenset[tuple[str, str]] = frozenset(
         ("serving.kserve.io/v1alpha1", "LLMInferenceService"),
         ("serving.kserve.io/v1alpha1", "LLMInferenceServiceConfig"),
         ("v1", "ConfigMap"),
+        # InferenceService (v1beta1, Standard mode) and what it needs: llmc.isvc
+        ("serving.kserve.io/v1beta1", "InferenceService"),
+        ("serving.kserve.io/v1alpha1", "ServingRuntime"),
+        ("serving.kserve.io/v1alpha1", "ClusterServingRuntime"),
+        ("serving.kserve.io/v1alpha1", "ClusterStorageContainer"),
         # cluster state the router checks references against (Gateway refs, route refs, URL discovery)
         ("gateway.networking.k8s.io/v1", "Gateway"),
         ("gateway.networking.k8s.io/v1", "HTTPRoute"),

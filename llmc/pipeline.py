@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import ErrorList, LlmcError
+from .findings import Finding
 from .load import Document
 from .presets import CONFIG_KIND, ConfigStore, StoredConfig
 from .render.context import RenderOptions
@@ -30,6 +31,8 @@ class Request:
     options: RenderOptions = field(default_factory=RenderOptions)
     namespace: str = "default"
     kserve_version: str = "master"  # whose controller behaviour to reproduce: master or v0.20
+    isvc_config: Any = None  # llmc.isvc.IsvcConfig for InferenceService inputs (None: KServe's shipped values)
+    runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
 
 
 @dataclass
@@ -45,9 +48,48 @@ class ServiceOutput:
         return f"{meta['namespace']}/{meta['name']}"
 
 
+@dataclass
+class IsvcOutput:
+    """The InferenceService path: objects in output order, and findings."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def compile_everything(request: Request) -> tuple[list[ServiceOutput], IsvcOutput]:
+    """LLMInferenceServices and InferenceServices of the request; every error of both raised together."""
+    errors: list[LlmcError] = []
+    outputs: list[ServiceOutput] = []
+    isvc_output = IsvcOutput()
+    try:
+        outputs = compile_request(request)
+    except ErrorList as errs:
+        errors += errs.errors
+    try:
+        isvc_output = compile_isvc(request)
+    except ErrorList as errs:
+        errors += errs.errors
+    if errors:
+        raise ErrorList(sorted(errors, key=_error_order))
+    return outputs, isvc_output
+
+
+def compile_isvc(request: Request) -> IsvcOutput:
+    """Render the request's InferenceServices (llmc.isvc), if any."""
+    from . import isvc
+
+    docs = [d for d in request.inputs if (d.api_version, d.kind) in isvc.INPUT_KINDS]
+    if not any(d.kind == "InferenceService" for d in docs):
+        return IsvcOutput()
+    objects, notes = isvc.compile(docs, request.runtimes, request.isvc_config, request.options,
+                                  namespace=request.namespace)
+    return IsvcOutput(objects, [Finding(*note) for note in notes])
+
+
 def compile_request(request: Request) -> list[ServiceOutput]:
     """Validate, resolve and render every service of the request; raise ErrorList on any input error."""
     from .conversion import V1ALPHA1, to_v1alpha2
+    from .isvc import INPUT_KINDS as ISVC_KINDS
     from .load import check_kind
     from .schema import apply_defaults, validate
     from .webhook import default_service, validate_config, validate_service
@@ -87,6 +129,8 @@ def compile_request(request: Request) -> list[ServiceOutput]:
         if obj is not None and obj["kind"] == CONFIG_KIND:
             configs.append(_stored(obj, doc))
     for doc in request.inputs:
+        if (doc.api_version, doc.kind) in ISVC_KINDS:
+            continue  # compile_isvc
         obj = admit(doc, request.namespace)
         if obj is None:
             continue
