@@ -94,7 +94,7 @@ def test_errors_become_results_and_exit_1_with_the_items_unchanged() -> None:
     assert out["items"] == [SECRET, bad]
     (err,) = out["results"]
     assert err["severity"] == "error"
-    assert err["message"] == 'unknown field "spec.replica"'
+    assert err["message"] == 'unknown field "spec.replica" (hint: did you mean \'replicas\'?)'
     assert err["field"] == {"path": "spec.replica"}
     assert err["file"] == {"path": "llama.yaml", "index": 0}
     assert err["resourceRef"]["name"] == "llama-8b"

@@ -265,10 +265,12 @@ def test_no_annotation_no_template() -> None:
 
 def test_owner_reference_on_request() -> None:
     ctx = make_ctx({"template": containers("main")}, {CLASS: "gpu"})
+    ctx.service["metadata"]["uid"] = "0000-uid"
     ctx.options = RenderOptions(owner_references=True)
     (rct,) = dra.objects(ctx)
     assert "labels" not in rct["metadata"]
     assert rct["metadata"]["ownerReferences"][0]["kind"] == "LLMInferenceService"
+    assert rct["metadata"]["ownerReferences"][0]["uid"] == "0000-uid"
 
 
 # --- findings ------------------------------------------------------------------------------------
