@@ -90,7 +90,8 @@ def assert_valid_stream(stdout: str, kube_version: str = DEFAULT_KUBE_VERSION, a
     return objects
 
 
-GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "args").is_file())
+# The `render` cases (others, e.g. `convert`, write llmc's input kinds, not cluster objects).
+GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "args").is_file() and golden_args(p)[:1] == ["render"])
 
 
 @pytest.mark.parametrize("name", GOLDEN_CASES)
