@@ -555,11 +555,13 @@ def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None) -> Non
     errors = validate_objects(objects, kube_version)
     if errors:
         target = "the API server" if kube_version is None else "Kubernetes " + ".".join(map(str, parse_version(kube_version)))
-        raise ErrorList([
-            LlmcError(f"{target} would reject {e}",
-                      hint="a field written by the service, a config or a template is invalid in the created object")
-            for e in errors
-        ])
+        raise ErrorList([LlmcError(f"{target} would reject {e}", hint=_hint(e)) for e in errors])
+
+
+def _hint(error: str) -> str:
+    if ": (object): no schema for " in error:
+        return "the cluster does not serve this API: check --kube-version, --api-versions and --dra-api"
+    return "a field written by the service, a config or a template is invalid in the created object"
 
 
 def skipped(objects: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -244,6 +244,9 @@ def test_dra_v1_needs_kubernetes_134(objects: list[dict]) -> None:
     assert validate_objects([claim], "1.34") == []
     errors = validate_objects([claim], "1.33")
     assert errors and "no schema for ResourceClaimTemplate resource.k8s.io/v1 in Kubernetes 1.33" in errors[0]
+    with pytest.raises(ErrorList) as info:
+        check([claim], "1.33")
+    assert "--dra-api" in info.value.errors[0].hint
 
 
 def test_unknown_kind_is_an_error_and_scaledobject_is_skipped() -> None:
