@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
-from test_fuzz import Case, fuzz_cases, outcome  # noqa: E402
+from test_fuzz import Case, bases, fuzz_cases, outcome  # noqa: E402
 
 BUGS = ("invalid-output", "bad-rejection", "internal-error")
 
@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write every bug reproducer to this file")
     opts = parser.parse_args(argv)
 
+    print(f"{len(bases())} inputs to mutate", file=sys.stderr)  # rendered once, before any draw
     counts: collections.Counter[str] = collections.Counter()
     bugs: dict[tuple[str, str], list[Case]] = collections.defaultdict(list)
     start = time.perf_counter()
