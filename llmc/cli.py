@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from enum import Enum
 from typing import Annotated, Optional
 
 import typer
+
+from .clicoerce import install as _install_plain_coercion
+
+_install_plain_coercion()
 
 app = typer.Typer(
     add_completion=True,
@@ -33,6 +38,30 @@ def _stderr():
     from rich.console import Console
 
     return Console(stderr=True, highlight=False)
+
+
+# What makes rich's Console change plain text on stderr: a colour-forcing variable, or characters it
+# rewrites (emoji codes such as :warning:, tabs it expands, control codes it strips).
+_RICH_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE")
+_RICH_REWRITES = re.compile(r"[\t\x07\x08\x0b\x0c\r]|:\S*:")
+
+
+def _print_findings(findings) -> None:
+    """Findings on stderr, one a line; through rich (colours) only on a terminal or for text rich would rewrite."""
+    from .report import format_finding
+
+    lines = [format_finding(f) for f in findings]
+    try:
+        terminal = sys.stderr.isatty()
+    except ValueError:  # a closed stream
+        terminal = False
+    if not terminal and not any(v in os.environ for v in _RICH_ENV) and not any(map(_RICH_REWRITES.search, lines)):
+        sys.stderr.write("".join(line + "\n" for line in lines))
+        return
+    console = _stderr()
+    for finding, line in zip(findings, lines):
+        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+        console.print(line, markup=False, style=style, soft_wrap=True)
 
 
 def _fail(errors, sources: dict[str, str]) -> None:
@@ -102,12 +131,7 @@ def render(
     text = "" if output_dir else serialize(objects)
     findings = sorted([f for out in outputs for f in out.resolved.findings.items] + isvc_output.findings)
     if not quiet and findings:
-        from .report import format_finding
-
-        console = _stderr()
-        for finding in findings:
-            style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
-            console.print(format_finding(finding), markup=False, style=style, soft_wrap=True)
+        _print_findings(findings)
     failed = strict and any(f.severity == "warning" for f in findings)
     if output_dir:
         if failed:  # never replace the previous output with a failed run's

@@ -1,0 +1,67 @@
+"""Start-up cost guards: what `llmc` imports for its fast commands, and the coercion shim that avoids pydantic."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from enum import Enum
+from pathlib import Path
+
+import pytest
+from typer._coercion import build_runtime_param
+from typer.main import get_command
+
+from llmc.cli import app
+from llmc.clicoerce import _UNKNOWN, plain_value
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "examples" / "mistral-dra.yaml"
+
+
+def _params():
+    def walk(command, prefix):
+        for param in command.params:
+            yield f"{prefix}{param.name}", param
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from walk(sub, f"{prefix}{name} ")
+
+    return list(walk(get_command(app), ""))
+
+
+def _samples(annotation):
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return [*annotation, *(m.value for m in annotation), "no-such-choice", ""]
+    return [None, (), ("a", "-"), ["x"], "text", "", "12", "-3", "1e3", " 7", True, False, 0, 5]
+
+
+@pytest.mark.parametrize("name,param", _params(), ids=[n for n, _ in _params()])
+def test_plain_coercion_agrees_with_typer(name: str, param) -> None:
+    """For every value the shim coerces itself, typer's own (pydantic) coercion gives the same result."""
+    descriptor = param.type_descriptor
+    typer_param = build_runtime_param(descriptor)
+    for value in _samples(descriptor.annotation):
+        ours = plain_value(descriptor.annotation, value, descriptor.parameter_info.case_sensitive)
+        if ours is _UNKNOWN:
+            continue
+        theirs = typer_param._coerce_value(value, param=param, ctx=None)
+        assert ours == theirs and type(ours) is type(theirs), (name, value)
+
+
+def _imported(*argv: str) -> set[str]:
+    code = (
+        "import sys, runpy\n"
+        f"sys.argv = ['llmc', *{list(argv)!r}]\n"
+        "try:\n    runpy.run_module('llmc', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "sys.stdout.flush()\n"
+        "sys.__stderr__.write('\\n'.join(sorted(sys.modules)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return set(proc.stderr.splitlines())
+
+
+@pytest.mark.parametrize("argv", [("version",), ("render", "-f", str(EXAMPLE))], ids=["version", "render"])
+def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...]) -> None:
+    modules = _imported(*argv)
+    for heavy in ("pydantic", "jsonschema", "ruamel.yaml", "rich"):
+        assert heavy not in modules, f"llmc {' '.join(argv)} imports {heavy}"
