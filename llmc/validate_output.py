@@ -371,7 +371,8 @@ def _meta_errors(obj: Mapping[str, Any], meta: Any, path: Path, top: bool) -> It
         else:
             for msg in dns1123_label_errors(namespace):
                 yield path + ("namespace",), f"Invalid value: {_short(namespace)}: {msg}"
-    for key, value in (meta.get("labels") or {}).items() if isinstance(meta.get("labels"), dict) else ():
+    labels = meta.get("labels")
+    for key, value in labels.items() if isinstance(labels, dict) else ():
         for msg in qualified_name_errors(key):
             yield path + ("labels", key), f"Invalid value: {_short(key)}: {msg}"
         if isinstance(value, str):
@@ -439,7 +440,7 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
     ports: set[str] = set()
     for i, port in _named(ctr.get("ports")):
         name = port.get("name")
-        if isinstance(name, str):
+        if isinstance(name, str) and name:  # an empty name is no name (omitempty)
             for msg in _port_name_errors(name):
                 yield path + ("ports", i, "name"), f"Invalid value: {_short(name)}: {msg}"
             if name in ports:
