@@ -22,11 +22,14 @@ from __future__ import annotations
 import copy
 import json
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from .errors import LlmcError
 from .gotemplate import Template, TemplateExecError, TemplateParseError, parse
+from .gotemplate.nodes import ListNode, Node, TextNode
+from .gotemplate.parse import Tree, parse_templates
 from .gotemplate.kserve import escape_json_text, kserve_funcs
 from .gotemplate.values import (
     ANY,
@@ -297,6 +300,81 @@ def compile_config(text: str) -> Template:
     return parse("config", text, funcs=FUNCS, missingkey="error")
 
 
+# -- the same template, assembled from its JSON strings ------------------------------
+#
+# The text differs for every service (names, models, resources), but its template
+# actions sit in a few strings that come from the presets and repeat in every
+# service. Every `{{` of compact JSON text is inside a string literal (between
+# JSON tokens `{` is always followed by `"` or `}`), and Go's lexer scans text
+# outside actions for `{{` only. So when each string literal holding `{{` parses
+# on its own into one template whose actions all close inside it, the parse of
+# the whole text is exactly: the JSON between those strings as text, and each
+# string's nodes. Strings are parsed once per run (cached); anything else (an
+# action spanning strings, a variable declared in one string and used in another,
+# `define`/`block`, a parse error) takes the whole-text parse, which reports errors
+# with Go's positions. Node positions inside a cached string are relative to it, so
+# an execution error is re-run on the whole-text parse for Go's exact message.
+
+
+@lru_cache(maxsize=1)
+def _empty_config() -> Template:
+    return parse("config", "", funcs=FUNCS, missingkey="error")
+
+
+@lru_cache(maxsize=4096)
+def _string_nodes(literal: str) -> tuple[Node, ...] | None:
+    """The nodes of one JSON string literal parsed alone, or None when it is not a template on its own."""
+    try:
+        trees = parse_templates("config", literal, _empty_config().funcs.keys())
+    except TemplateParseError:
+        return None
+    if list(trees) != ["config"]:
+        return None
+    root = trees["config"].root
+    return tuple(root.nodes) if root is not None else ()
+
+
+def _string_bounds(text: str, inside: int) -> tuple[int, int]:
+    """Indexes of the opening and closing quote of the JSON string literal around index `inside`."""
+
+    def escaped(quote: int) -> bool:
+        run = 0
+        while text[quote - 1 - run] == "\\":
+            run += 1
+        return run % 2 == 1
+
+    start = text.rfind('"', 0, inside)
+    while start > 0 and escaped(start):
+        start = text.rfind('"', 0, start)
+    end = text.find('"', inside)
+    while end > 0 and escaped(end):
+        end = text.find('"', end + 1)
+    return start, end
+
+
+def spliced_config(text: str) -> Template | None:
+    """`compile_config(text)` from cached per-string parses, or None when the whole text must be parsed."""
+    nodes: list[Node] = []
+    done = 0
+    found = text.find("{{")
+    while found >= 0:
+        start, end = _string_bounds(text, found)
+        if start < 0 or end < 0:  # not JSON text
+            return None
+        parsed = _string_nodes(text[start : end + 1])
+        if parsed is None:
+            return None
+        if start > done:
+            nodes.append(TextNode(done, text[done:start]))
+        nodes.extend(parsed)
+        done = end + 1
+        found = text.find("{{", done)
+    if done < len(text):
+        nodes.append(TextNode(done, text[done:]))
+    tree = Tree("config", "config", text, ListNode(0, nodes))
+    return replace(_empty_config(), trees={"config": tree})
+
+
 def go_json_marshal(obj: Any) -> str:
     """encoding/json.Marshal of decoded JSON: compact, keys in the given order, <>& and U+2028/9 escaped."""
     return escape_json_text(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
@@ -312,15 +390,24 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     text = go_json_marshal(config)
     if "{{" not in text:
         return copy.deepcopy(config)
-    try:
-        tmpl = compile_config(text)
-    except TemplateParseError as e:
-        raise LlmcError(f"failed to parse template config: {e.message}",
-                        hint="string literals inside actions must be backtick raw strings") from None
-    try:
-        out = tmpl.execute(template_data(service, global_config))
-    except TemplateExecError as e:
-        raise LlmcError(f"failed to merge config: {e.message}") from None
+    data = template_data(service, global_config)
+    out = None
+    spliced = spliced_config(text)
+    if spliced is not None:
+        try:
+            out = spliced.execute(data)
+        except TemplateExecError:
+            pass  # again on the whole text, for the error's position
+    if out is None:
+        try:
+            tmpl = compile_config(text)
+        except TemplateParseError as e:
+            raise LlmcError(f"failed to parse template config: {e.message}",
+                            hint="string literals inside actions must be backtick raw strings") from None
+        try:
+            out = tmpl.execute(data)
+        except TemplateExecError as e:
+            raise LlmcError(f"failed to merge config: {e.message}") from None
     try:
         return json.loads(out)
     except json.JSONDecodeError as e:
