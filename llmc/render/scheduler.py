@@ -1075,7 +1075,23 @@ class _Unparsable(Exception):
 
 
 def parse_go_yaml(text: str) -> Any:
-    """sigs.k8s.io/yaml.Unmarshal of the first document into JSON values; None when it fails."""
+    """sigs.k8s.io/yaml.Unmarshal of the first document into JSON values; None when it fails.
+
+    Every call returns a new value; each text is parsed once per run (services share their config text).
+    """
+    return _copy(_parse_go_yaml(text))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_go_yaml(text: str) -> Any:
     loader = _GoLoader(text)
     try:
         if not loader.check_node():
@@ -1216,9 +1232,23 @@ def _yaml_float(value: float) -> str:
     return format_go_float(value, "g")
 
 
+_DUMPED: dict[str, str] = {}
+_DUMPED_MAX = 1024
+
+
 def dump_go_yaml(value: Any) -> str:
-    """sigs.k8s.io/yaml.Marshal of JSON values."""
-    return yaml.dump(value, Dumper=_GoDumper, default_flow_style=False, allow_unicode=True, width=80, indent=2)
+    """sigs.k8s.io/yaml.Marshal of JSON values.
+
+    Remembered by `repr(value)`, which for JSON values tells every type, key order and
+    number apart: services that share a config get its text without a second dump.
+    """
+    key = repr(value)
+    text = _DUMPED.get(key)
+    if text is None:
+        text = yaml.dump(value, Dumper=_GoDumper, default_flow_style=False, allow_unicode=True, width=80, indent=2)
+        if len(_DUMPED) < _DUMPED_MAX:
+            _DUMPED[key] = text
+    return text
 
 
 def go_json(value: Any) -> str:
