@@ -1064,6 +1064,8 @@ class GoType:
     bits: int = 0
     _by_json: dict[str, GoField] | None = field(default=None, repr=False)
     _by_fold: dict[str, GoField] | None = field(default=None, repr=False)
+    # (JSON name, field, whether an absent field is still encoded): see `_encoding_plan`
+    _plan: tuple[tuple[str, GoField, bool], ...] | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return f"GoType({self.name})"
@@ -1305,32 +1307,47 @@ def project_value(t: GoType, value: Any, path: str = "") -> Any:
     return _encode(t, value, path)
 
 
+def _encoding_plan(t: GoType) -> tuple[tuple[str, GoField, bool], ...]:
+    """The struct's fields in encoding order, each with whether its zero value is written when absent.
+
+    An absent field encodes as its zero value, which `omitzero` always drops and
+    `omitempty` drops unless it is a struct; computed once per type.
+    """
+    if t._plan is None:
+        t._plan = tuple(
+            (name, f, not f.omitzero and not (f.omitempty and is_empty(f.type, zero_json(f.type))))
+            for name, f in t.json_fields().items()
+        )
+    return t._plan
+
+
 def _encode_struct(t: GoType, value: Any, path: str) -> dict[str, Any]:
     if value is None:
         value = {}
     elif not isinstance(value, dict):
         raise _type_error(value, t, path)
-    picked: dict[int, tuple[GoField, Any]] = {}
+    picked: dict[int, Any] = {}
     for key, item in value.items():
         f = t.folded(key) if isinstance(key, str) else None
         if f is not None:
-            picked[id(f)] = (f, item)  # a later key for the same field wins, like Go's decoder
+            picked[id(f)] = item  # a later key for the same field wins, like Go's decoder
     out: dict[str, Any] = {}
-    for name, f in t.json_fields().items():
-        hit = picked.get(id(f))
-        sub = f"{path}.{name}" if path else name
-        if hit is None:
-            if f.omitzero:
-                continue
-            encoded = zero_json(f.type)
-        elif f.omitzero and _zero_input(f.type, hit[1]):
+    for name, f, written_when_absent in _encoding_plan(t):
+        item = picked.get(id(f), _ABSENT)
+        if item is _ABSENT:
+            if written_when_absent:
+                out[name] = zero_json(f.type)
             continue
-        else:
-            encoded = _encode(f.type, hit[1], sub)
+        if f.omitzero and _zero_input(f.type, item):
+            continue
+        encoded = _encode(f.type, item, f"{path}.{name}" if path else name)
         if f.omitempty and is_empty(f.type, encoded):
             continue
         out[name] = encoded
     return out
+
+
+_ABSENT = object()
 
 
 def _encode(t: GoType, value: Any, path: str) -> Any:

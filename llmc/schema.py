@@ -495,18 +495,18 @@ class _Checker:
             elif not preserve:
                 self.unknown.append(child)
         count = len(value)
-        name = api_path(path)
         if "maxProperties" in schema and count > schema["maxProperties"]:
-            self.errors.append(too_many(name, path, count, schema["maxProperties"]))
+            self.errors.append(too_many(api_path(path), path, count, schema["maxProperties"]))
         if "minProperties" in schema and count < schema["minProperties"]:
+            name = api_path(path)
             self.errors.append(invalid(name, path, count, f"{name} in body should have at least {schema['minProperties']} properties"))
 
     def sequence(self, value: list[Any], schema: dict[str, Any], path: Path) -> None:
-        name = api_path(path)
         count = len(value)
         if "maxItems" in schema and count > schema["maxItems"]:
-            self.errors.append(too_many(name, path, count, schema["maxItems"]))
+            self.errors.append(too_many(api_path(path), path, count, schema["maxItems"]))
         if "minItems" in schema and count < schema["minItems"]:
+            name = api_path(path)
             self.errors.append(invalid(name, path, count, f"{name} in body should have at least {schema['minItems']} items"))
         items = schema.get("items")
         if items is not None:
@@ -549,15 +549,16 @@ class _Checker:
             self.errors.append(invalid(name, path, value, f"{name} in body should match '{pattern}'"))
 
     def number(self, value: int | float, schema: dict[str, Any], path: Path) -> None:
-        name = api_path(path)
         if "minimum" in schema:
             low = schema["minimum"]
             if value < low or (schema.get("exclusiveMinimum") and value == low):
+                name = api_path(path)
                 word = "greater than" if schema.get("exclusiveMinimum") else "greater than or equal to"
                 self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {go_float_text(float(low))}"))
         if "maximum" in schema:
             high = schema["maximum"]
             if value > high or (schema.get("exclusiveMaximum") and value == high):
+                name = api_path(path)
                 word = "less than" if schema.get("exclusiveMaximum") else "less than or equal to"
                 self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {go_float_text(float(high))}"))
 
