@@ -306,12 +306,17 @@ KNOWN_BUGS: list[tuple[str, str]] = [
     # a v1alpha1 service whose router.scheduler (or another object field) is not a mapping
     ("internal-error", r"AttributeError: '\w+' object has no attribute '\w+' @ conversion\.py:to_v1alpha2"),
     # a character YAML refuses (C0/C1 controls) in the scheduler's config: YAML's reader raises in the constructor
-    ("internal-error", r"ReaderError: .* @ scheduler\.py:parse_go_yaml"),
+    ("internal-error", r"ReaderError: .* @ scheduler\.py:_?parse_go_yaml"),
     # an object over etcd's 1.5 MiB, e.g. from a template's output (the engine allows 16 MiB)
     ("invalid-output", r"\(object\): Too long: the object is \d+ bytes"),
-    # names the webhooks accept but the API server refuses in the created objects (render does not check them)
+    # names and labels the webhooks accept but the API server refuses in the created objects (render does not check)
     ("invalid-output", r"(metadata\.name|containers\[\d+\]\.name|volumes\[\d+\]\.name|ports\[\d+\]\.name|"
-                       r"claims\[\d+\]\.name): (Invalid value|Not found|Duplicate value)"),
+                       r"claims\[\d+\]\.name|labels(\.[\w-]+|\[\"[^\"]+\"\])): (Invalid value|Not found|Duplicate value)"),
+    # InferenceService: a null metadata.annotations (admission.default_isvc)
+    ("internal-error", r"AttributeError: 'NoneType' object has no attribute 'get' @ admission\.py:default_isvc"),
+    # InferenceService: the pod fields are not checked against the CRD schema, the Deployment carries the error
+    ("invalid-output", r"^Deployment \S+-predictor: spec\.template\.spec\.\S+: (Required value|Invalid value: .*: must be "
+                       r"of type|unknown field)"),
 ]
 
 SERVICE_HEAD = "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\n"
@@ -328,6 +333,15 @@ REPRODUCERS = {
     "    containers:\n    - name: main\n    - name: Sidecar_1\n      image: busybox\n",
     "template-output-over-etcd-limit": SERVICE_HEAD + "metadata: {name: t}\nspec:\n  model: {uri: hf://a/b}\n"
     "  template:\n    containers:\n    - name: main\n      args: ['{{ range 2000 }}{{ printf `%999d` 1 }}{{ end }}']\n",
+    "label-value-invalid": SERVICE_HEAD + "metadata: {name: t}\nspec:\n  model: {uri: hf://a/b}\n"
+    "  labels: {team: a b}\n",
+    "isvc-null-annotations": "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+    "  annotations:\nspec:\n  predictor:\n    model:\n      modelFormat: {name: huggingface}\n"
+    "      storageUri: hf://a/b\n",
+    "isvc-secret-key-missing": "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+    "  annotations: {serving.kserve.io/deploymentMode: Standard}\nspec:\n  predictor:\n    model:\n"
+    "      modelFormat: {name: huggingface}\n      storageUri: hf://a/b\n      env:\n      - name: T\n"
+    "        valueFrom: {secretKeyRef: {name: s}}\n",
     "claim-not-in-pod": SERVICE_HEAD + "metadata: {name: t}\nspec:\n  model: {uri: hf://a/b}\n  template:\n"
     "    containers:\n    - name: main\n      resources: {claims: [{name: gpu}]}\n",
 }
