@@ -3,8 +3,9 @@
 Usage: python bench/fuzz_run.py [--cases 10000] [--seed 0] [--show 3] [--out FILE]
 
 Prints the count per outcome (ok, rejected, invalid-output, bad-rejection,
-internal-error), then every distinct bug signature with its count and the
-reproducer of its first (shortest) case. `--out` writes all bug reproducers to
+internal-error), then every distinct bug signature with its count (marked
+"known" when tests/test_fuzz.py KNOWN_BUGS lists it) and the reproducers of its
+shortest cases. `--out` writes all bug reproducers to
 a file. Exits 1 when there is any bug outcome.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
 import time
 from pathlib import Path
@@ -21,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
-from test_fuzz import Case, bases, fuzz_cases, outcome  # noqa: E402
+from test_fuzz import KNOWN_BUGS, Case, bases, fuzz_cases, outcome  # noqa: E402
 
 BUGS = ("invalid-output", "bad-rejection", "internal-error")
 
@@ -59,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind in ("ok", "rejected", *BUGS):
         print(f"  {kind:15} {counts[kind]}")
     for (kind, detail), cases in sorted(bugs.items(), key=lambda item: -len(item[1])):
-        print(f"\n[{kind}] x{len(cases)}: {detail}")
+        known = any(k == kind and re.search(pattern, detail) for k, pattern in KNOWN_BUGS)
+        print(f"\n[{kind}]{' (known)' if known else ''} x{len(cases)}: {detail}")
         for case in sorted(cases, key=lambda c: len(c.text))[: opts.show]:
             print(case.reproducer())
     if opts.out:
