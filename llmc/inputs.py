@@ -41,13 +41,16 @@ def read_text(name: str) -> str:
 
 
 def read_documents(paths: list[str], sources: dict[str, str]) -> list[Document]:
-    """Load every document of every path; `sources` receives each file's text for error excerpts."""
+    """Load every document of every path; `sources` receives each file's text for error excerpts.
+
+    The documents read their positions again from that text when an error needs one.
+    """
     docs: list[Document] = []
     for name in expand(paths):
         label = "<stdin>" if name == "-" else name
         text = read_text(name)
         sources[label] = text
-        docs += load_text(text, label)
+        docs += load_text(text, label, keep_positions=False)
     return docs
 
 

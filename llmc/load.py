@@ -39,6 +39,8 @@ import math
 import re
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
+from sys import intern
 from typing import Any, Callable, Iterator
 
 import yaml
@@ -96,17 +98,28 @@ class Document:
     positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)
     key_positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)
     item: int | None = None  # index in `items` when the object came from a List
+    # The text the document was read from, when `load_text(..., keep_positions=False)` left
+    # the position tables out (most of a loaded document's memory, and only errors use
+    # them): the first `locate` reads them again from this text.
+    source: str | None = field(default=None, repr=False, compare=False)
 
     def locate(self, path: Path = ()) -> Location:
         """Location of the value at `path`, or of its nearest ancestor that has a position."""
-        return self._locate(tuple(path), self.positions)
+        return self._locate(tuple(path), self._tables()[0])
 
     def locate_key(self, path: Path) -> Location:
         """Location of the mapping key that ends `path` (falls back to `locate`)."""
         path = tuple(path)
-        if path in self.key_positions:
-            return self._locate(path, self.key_positions)
+        key_positions = self._tables()[1]
+        if path in key_positions:
+            return self._locate(path, key_positions)
         return self.locate(path)
+
+    def _tables(self) -> tuple[dict[Path, tuple[int, int]], dict[Path, tuple[int, int]]]:
+        if self.source is not None:
+            self.positions, self.key_positions = _positions_in(self.source, self.file)[(self.index, self.item)]
+            self.source = None
+        return self.positions, self.key_positions
 
     def _locate(self, path: Path, table: dict[Path, tuple[int, int]]) -> Location:
         for end in range(len(path), -1, -1):
@@ -507,7 +520,7 @@ class _Builder:
         text = event.value
         if event.anchor is None and event.tag is None and len(text) * 4 <= MAX_STRING_BYTES:  # the common case
             if not event.implicit[0] or (text and text[0] not in _MAYBE_NOT_STR and text != "<<"):
-                return text
+                return intern(text)  # keys repeat in every document: one string each saves memory
         if event.anchor is not None:
             raise self.anchors(event.start_mark, path)
         text = event.value
@@ -593,13 +606,29 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, file: str, path: Path
     return LlmcError(f"YAML syntax error: {what} is not allowed in YAML", Location(file, line, col, format_path(path)))
 
 
-def load_text(text: str, file: str = "<input>") -> list[Document]:
+def load_text(text: str, file: str = "<input>", *, keep_positions: bool = True) -> list[Document]:
     """Every object in a YAML or JSON stream; `List` objects are replaced by their items.
 
     Raises `LlmcError` for bad input: syntax errors, anchors/aliases/merge keys,
     unknown tags, duplicate keys, input over the limits, documents that are not
-    mappings or lack `apiVersion`/`kind`.
+    mappings or lack `apiVersion`/`kind`. With `keep_positions=False` the
+    documents hold `text` instead of their position tables and read them again
+    when first asked for a location.
     """
+    docs = _load_text(text, file)
+    if not keep_positions:
+        for doc in docs:
+            doc.positions, doc.key_positions, doc.source = {}, {}, text
+    return docs
+
+
+@lru_cache(maxsize=2)
+def _positions_in(text: str, file: str) -> dict[tuple[int, int | None], tuple[dict, dict]]:
+    """The position tables of every document of `text`, by (index, item): errors often come in groups."""
+    return {(d.index, d.item): (d.positions, d.key_positions) for d in _load_text(text, file)}
+
+
+def _load_text(text: str, file: str) -> list[Document]:
     _check_size(text, file)
     text = text.removeprefix("\ufeff")
     if text.lstrip()[:1] not in ("{", "["):

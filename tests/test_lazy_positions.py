@@ -1,0 +1,34 @@
+"""Documents read without position tables (`keep_positions=False`) locate every path as if they had them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from llmc.load import load_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted({*ROOT.glob("golden/*/*.yaml"), *ROOT.glob("docs/examples/*.yaml"), *ROOT.glob("presets/*/*.yaml"),
+                *ROOT.glob("tests/data/**/*.yaml"), *ROOT.glob("tests/data/**/*.json")} - set(ROOT.glob("golden/*/expected.yaml")))
+
+
+def _loads(path: Path):
+    try:
+        return load_text(path.read_text(encoding="utf-8"), str(path))
+    except Exception:  # noqa: BLE001 - inputs llmc refuses are not this test's subject
+        return None
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+def test_lazy_positions_locate_like_eager_ones(path: Path) -> None:
+    eager = _loads(path)
+    if eager is None:
+        pytest.skip("refused input")
+    lazy = load_text(path.read_text(encoding="utf-8"), str(path), keep_positions=False)
+    assert [d.obj for d in lazy] == [d.obj for d in eager]
+    for e, lz in zip(eager, lazy):
+        assert not lz.positions and lz.source is not None
+        paths = {*e.positions, *e.key_positions, ("no", "such", 3)}
+        assert [lz.locate(p) for p in paths] == [e.locate(p) for p in paths]
+        assert [lz.locate_key(p) for p in paths] == [e.locate_key(p) for p in paths]
