@@ -28,10 +28,15 @@ def to_v1alpha2(obj: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(spec, dict):
         return out
     _move_criticality(out, spec)
-    pool = ((spec.get("router") or {}).get("scheduler") or {}).get("pool")
-    if isinstance(pool, dict) and isinstance(pool.get("spec"), dict):
+    pool = _mapping(_mapping(_mapping(spec.get("router")).get("scheduler")).get("pool"))
+    if isinstance(pool.get("spec"), dict):
         pool["spec"] = _pool_spec_to_v1(pool["spec"])
     return out
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    """The value if it is a mapping, else an empty one: malformed input is left to schema validation."""
+    return value if isinstance(value, dict) else {}
 
 
 def _move_criticality(obj: dict[str, Any], spec: dict[str, Any]) -> None:
@@ -42,7 +47,8 @@ def _move_criticality(obj: dict[str, Any], spec: dict[str, Any]) -> None:
     criticality = model.pop("criticality", None)
     if criticality:
         notes[MODEL_CRITICALITY] = str(criticality)
-    adapters = ((model.get("lora") or {}).get("adapters")) or []
+    adapters = _mapping(model.get("lora")).get("adapters")
+    adapters = adapters if isinstance(adapters, list) else []
     per_adapter: dict[str, str] = {}
     for i, adapter in enumerate(adapters):
         if isinstance(adapter, dict):

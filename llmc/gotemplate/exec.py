@@ -65,8 +65,11 @@ from .values import (
 )
 
 MAX_TEMPLATE_DEPTH = 1000
-MAX_RANGE_ITERATIONS = 10_000_000
-MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+# Range work and output are bounded well below what would hurt a CI step or an Argo CD repo
+# server (a million iterations take about a second here), and the output below the API
+# server's 3 MiB request limit: a template cannot make an object the cluster would refuse anyway.
+MAX_RANGE_ITERATIONS = 1_000_000
+MAX_OUTPUT_BYTES = 3 * 1024 * 1024
 
 
 class TemplateExecError(LlmcError):

@@ -74,7 +74,7 @@ def default_isvc(obj: dict[str, Any], namespace: str, config: IsvcConfig) -> dic
     annotations = meta.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):
         raise fail("metadata.annotations must be a map of strings", "metadata", "annotations")
-    annotations = meta.setdefault("annotations", {})
+    annotations = meta["annotations"] = annotations or {}
     mode = annotations.get(DEPLOYMENT_MODE)
     if mode is not None:
         annotations[DEPLOYMENT_MODE] = mode = LEGACY_MODES.get(mode, mode)

@@ -1092,7 +1092,10 @@ def _copy(value: Any) -> Any:
 
 @functools.lru_cache(maxsize=256)
 def _parse_go_yaml(text: str) -> Any:
-    loader = _GoLoader(text)
+    try:
+        loader = _GoLoader(text)
+    except yaml.YAMLError:  # e.g. a character YAML does not allow, seen while reading the stream
+        return None
     try:
         if not loader.check_node():
             return None
