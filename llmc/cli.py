@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 from enum import Enum
 from typing import Annotated, Optional
@@ -97,29 +98,56 @@ def render(
     output_dir: Annotated[Optional[str], typer.Option("--output-dir", help="Write one file per object into this folder (replaced as a whole) instead of stdout.")] = None,
     show_only: Annotated[Optional[list[str]], typer.Option("-s", "--show-only", help="Only objects matching KIND/NAME or KIND/NAMESPACE/NAME (shell wildcards). Repeatable.")] = None,
     runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="ServingRuntime/ClusterServingRuntime/ClusterStorageContainer folder or file replacing the built-in ones (InferenceServices). Repeatable.")] = None,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", help="Render in N processes (0: one per CPU); the output is the same for every N.")] = 1,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .errors import ErrorList, LlmcError
+    from .pipeline import IsvcOutput, admit_request, compile_isvc
 
     sources: dict[str, str] = {}
+    if jobs < 0:
+        _fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
     try:
         request = _request(
             filename, presets, preset_set, kserve_config, namespace, system_namespace,
             owner_references, api_versions, kube_version, dra_api, sources,
             kserve_version=kserve_version.value if kserve_version else None, runtimes=runtimes,
         )
-        from .pipeline import compile_everything
-
-        outputs, isvc_output = compile_everything(request)
     except ErrorList as errs:
         _fail(errs.errors, sources)
     except LlmcError as err:
         _fail([err], sources)
 
-    from .emit import to_json, to_yaml
-    from .pipeline import ordered_objects
+    # Every document is admitted first; then services are rendered one by one, in output order,
+    # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
+    # errors on stderr and nothing on stdout, never half a stream.
+    errors: list = []
+    findings: list = []
+    collected: list[dict] = []  # --show-only and --output-dir need every object
+    spool = _spool()
+    writer = _StreamWriter(spool, output) if not (show_only or output_dir) else None
+    isvc_docs = None
+    isvc_output = IsvcOutput()
+    try:
+        admission = admit_request(request)
+    except ErrorList as errs:
+        errors += errs.errors
+    else:
+        isvc_docs = admission.isvc_docs
+        _render_all(admission, writer, collected, findings, errors, jobs)
+    try:
+        isvc_output = compile_isvc(request, isvc_docs)
+    except ErrorList as errs:
+        errors += errs.errors
+    if errors:
+        from .pipeline import error_order
 
-    objects = ordered_objects(outputs) + isvc_output.objects
+        _fail(sorted(errors, key=error_order), sources)
+    findings += isvc_output.findings
+    if writer is not None:
+        writer.add(isvc_output.objects)
+        writer.close()
+    objects = collected + isvc_output.objects
     if show_only:
         from .outdir import select
 
@@ -127,26 +155,105 @@ def render(
             objects = select(objects, show_only)
         except LlmcError as err:
             _fail([err], sources)
-    serialize = to_json if output is Output.json else to_yaml
-    text = "" if output_dir else serialize(objects)
-    findings = sorted([f for out in outputs for f in out.resolved.findings.items] + isvc_output.findings)
+    findings.sort()
     if not quiet and findings:
         _print_findings(findings)
     failed = strict and any(f.severity == "warning" for f in findings)
     if output_dir:
         if failed:  # never replace the previous output with a failed run's
             raise typer.Exit(1)
+        from .emit import to_json, to_yaml
         from .outdir import write_output_dir
 
+        serialize = to_json if output is Output.json else to_yaml
         try:
             write_output_dir(objects, output_dir, serialize, ".json" if output is Output.json else ".yaml")
         except LlmcError as err:
             _fail([err], sources)
         return
-    sys.stdout.write(text)
+    if writer is None:
+        from .emit import to_json, to_yaml
+
+        spool.write((to_json if output is Output.json else to_yaml)(objects))
+    spool.seek(0)
+    shutil.copyfileobj(spool, sys.stdout)
     sys.stdout.flush()
     if failed:
         raise typer.Exit(1)
+
+
+SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
+
+
+def _spool():
+    import tempfile
+
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline="")
+
+
+def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
+    """Render every admitted service into `writer` (or `collected`), in output order; errors in input order.
+
+    After the first error nothing more is written, but every service is still rendered for its errors.
+    """
+    import gc
+
+    from .stream import render_stream
+
+    # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
+    # collector need not scan them again and again (nor touch the pages forked workers share).
+    gc.collect()
+    gc.freeze()
+    failed: list = []
+    emit = writer.emit if writer is not None else list
+    try:
+        for rendered in render_stream(admission, emit, jobs):
+            if rendered.errors:
+                failed.append(rendered)
+            elif not failed:
+                if writer is not None:
+                    writer.write(rendered.payload)
+                else:
+                    collected += rendered.payload
+            findings += rendered.findings
+    finally:
+        gc.unfreeze()
+    for rendered in sorted(failed, key=lambda r: r.order):
+        errors += rendered.errors
+
+
+class _StreamWriter:
+    """The YAML stream or JSON List on `out`, written service by service (the same text as emit.to_yaml/to_json)."""
+
+    def __init__(self, out, output: Output) -> None:
+        from . import emit
+
+        self.out = out
+        self.json = output is Output.json
+        self.emit = emit.json_items if self.json else emit.to_yaml
+        self.count = 0
+        if self.json:
+            out.write(emit.JSON_HEAD)
+
+    def write(self, payload) -> None:
+        if not self.json:
+            self.out.write(payload)
+            return
+        from .emit import JSON_FIRST, JSON_NEXT
+
+        for item in payload:
+            self.out.write((JSON_NEXT if self.count else JSON_FIRST) + item)
+            self.count += 1
+
+    def add(self, objects: list[dict]) -> None:
+        if objects:
+            self.write(self.emit(objects))
+
+    def close(self) -> None:
+        if self.json:
+            from .emit import json_tail
+
+            self.out.write(json_tail(self.count))
 
 
 def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,

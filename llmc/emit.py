@@ -289,3 +289,22 @@ def to_json(objs: Iterable[Mapping[str, Any]]) -> str:
     """A ``kind: List`` JSON document of ``objs`` in the given order, each through ``order_keys``."""
     doc = {"apiVersion": "v1", "kind": "List", "items": [order_keys(obj) for obj in objs]}
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# ``to_json``'s text written piece by piece: the head, each item (``json_items``)
+# after ``JSON_FIRST`` or ``JSON_NEXT``, then ``json_tail(count)``. JSON strings hold
+# no raw line breaks, so indenting an item's lines places it under ``items``.
+JSON_HEAD = '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "items": ['
+JSON_FIRST = "\n    "
+JSON_NEXT = ",\n    "
+
+
+def json_items(objs: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Each object as ``to_json`` writes it inside ``items``."""
+    return [json.dumps(order_keys(obj), indent=2, ensure_ascii=False, allow_nan=False).replace("\n", "\n    ")
+            for obj in objs]
+
+
+def json_tail(count: int) -> str:
+    """The end of a List of ``count`` items."""
+    return "\n  ]\n}\n" if count else "]\n}\n"

@@ -6,6 +6,7 @@ so the user sees them all at once and stdout stays empty.
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -70,15 +71,16 @@ def compile_everything(request: Request) -> tuple[list[ServiceOutput], IsvcOutpu
     except ErrorList as errs:
         errors += errs.errors
     if errors:
-        raise ErrorList(sorted(errors, key=_error_order))
+        raise ErrorList(sorted(errors, key=error_order))
     return outputs, isvc_output
 
 
-def compile_isvc(request: Request) -> IsvcOutput:
-    """Render the request's InferenceServices (llmc.isvc), if any."""
+def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
+    """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents, when known."""
     from . import isvc
 
-    docs = [d for d in request.inputs if (d.api_version, d.kind) in isvc.INPUT_KINDS]
+    if docs is None:
+        docs = [d for d in request.inputs if (d.api_version, d.kind) in isvc.INPUT_KINDS]
     if not any(d.kind == "InferenceService" for d in docs):
         return IsvcOutput()
     objects, notes = isvc.compile(docs, request.runtimes, request.isvc_config, request.options,
@@ -87,7 +89,49 @@ def compile_isvc(request: Request) -> IsvcOutput:
 
 
 def compile_request(request: Request) -> list[ServiceOutput]:
-    """Validate, resolve and render every service of the request; raise ErrorList on any input error."""
+    """Validate, resolve and render every service of the request; raise ErrorList on any input error.
+
+    Outputs and errors come in input order.
+    """
+    admission = admit_request(request)
+    outputs: list[ServiceOutput] = []
+    errors: list[LlmcError] = []
+    for pending in sorted(admission.services, key=lambda p: p.order):
+        output, failures = render_pending(admission, pending)
+        if output is not None:
+            outputs.append(output)
+        errors += failures
+    if errors:
+        raise ErrorList(errors)
+    return outputs
+
+
+@dataclass(frozen=True)
+class PendingService:
+    """An admitted service waiting to be rendered."""
+
+    order: int  # its place among the request's services: errors are reported in input order
+    key: str  # "namespace/name": the output order
+    doc: Document
+    packed: bytes  # the admitted object, marshalled: a fraction of its size as Python objects
+
+    def obj(self) -> dict[str, Any]:
+        return marshal.loads(self.packed)
+
+
+@dataclass
+class Admission:
+    """A request after admission (`admit_request`): what rendering needs, services in output order."""
+
+    request: Request
+    resolver: Resolver
+    cluster: Any  # render.router.Cluster, or None when no cluster state was given
+    services: list[PendingService]  # by key, then input order (`ordered_objects`' order)
+    isvc_docs: list[Document]  # InferenceServices and their runtimes, for `compile_isvc`
+
+
+def admit_request(request: Request) -> Admission:
+    """Admit every document as the API server would; raise ErrorList with every error, sorted by position."""
     from .conversion import V1ALPHA1, to_v1alpha2
     from .isvc import INPUT_KINDS as ISVC_KINDS
     from .load import check_kind
@@ -95,7 +139,8 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     from .webhook import default_service, validate_config, validate_service
 
     errors: list[LlmcError] = []
-    services: list[tuple[Document, dict[str, Any]]] = []
+    services: list[PendingService] = []
+    isvc_docs: list[Document] = []
     configs: list[StoredConfig] = []
     configmaps: dict[tuple[str, str], dict[str, Any]] = {}
     cluster_state: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
@@ -130,12 +175,14 @@ def compile_request(request: Request) -> list[ServiceOutput]:
             configs.append(_stored(obj, doc))
     for doc in request.inputs:
         if (doc.api_version, doc.kind) in ISVC_KINDS:
-            continue  # compile_isvc
+            isvc_docs.append(doc)  # compile_isvc
+            continue
         obj = admit(doc, request.namespace)
         if obj is None:
             continue
         if obj["kind"] == SERVICE_KIND:
-            services.append((doc, obj))
+            meta = obj["metadata"]
+            services.append(PendingService(len(services), f"{meta['namespace']}/{meta['name']}", doc, marshal.dumps(obj)))
         elif obj["kind"] == CONFIG_KIND:
             configs.append(_stored(obj, doc))
         elif obj["kind"] == "ConfigMap":
@@ -150,22 +197,22 @@ def compile_request(request: Request) -> list[ServiceOutput]:
         errors.append(err)
         store = ConfigStore()
     if errors:
-        raise ErrorList(sorted(errors, key=_error_order))
-
-    cluster = _cluster(cluster_state)
+        raise ErrorList(sorted(errors, key=error_order))
     resolver = Resolver(store, request.settings, configmaps, Behaviour.for_version(request.kserve_version))
-    outputs: list[ServiceOutput] = []
-    for doc, obj in services:
-        try:
-            resolved = resolver.resolve(obj, doc.locate)
-            outputs.append(ServiceOutput(resolved, _render(resolved, request, cluster)))
-        except ErrorList as errs:
-            errors.extend(_relocate(e, doc) for e in errs.errors)
-        except LlmcError as err:
-            errors.append(_relocate(err, doc))
-    if errors:
-        raise ErrorList(errors)
-    return outputs
+    services.sort(key=lambda p: p.key)
+    return Admission(request, resolver, _cluster(cluster_state), services, isvc_docs)
+
+
+def render_pending(admission: Admission, pending: PendingService) -> tuple[ServiceOutput | None, list[LlmcError]]:
+    """Resolve and render one admitted service: its output, or its errors placed in its document."""
+    doc = pending.doc
+    try:
+        resolved = admission.resolver.resolve(pending.obj(), doc.locate)
+        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster)), []
+    except ErrorList as errs:
+        return None, [_relocate(e, doc) for e in errs.errors]
+    except LlmcError as err:
+        return None, [_relocate(err, doc)]
 
 
 def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
@@ -226,10 +273,11 @@ def _with_namespace(obj: dict[str, Any], namespace: str) -> dict[str, Any]:
 
 def _stored(obj: dict[str, Any], doc: Document) -> StoredConfig:
     meta = obj["metadata"]
-    return StoredConfig(meta["name"], meta["namespace"], obj, doc.locate(("metadata", "name")))
+    return StoredConfig(meta["name"], meta["namespace"], obj, doc)
 
 
-def _error_order(err: LlmcError) -> tuple:
+def error_order(err: LlmcError) -> tuple:
+    """Errors are reported by file, line and column."""
     loc = err.location
     if loc is None:
         return ("", 0, 0)

@@ -6,11 +6,14 @@ namespace (reference 01 §2.5), so a user can shadow any preset in their namespa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .errors import LlmcError, Location
+
+if TYPE_CHECKING:
+    from .load import Document
 
 DEFAULT_SET = "kserve-master"
 PREFIX = "kserve-"
@@ -24,7 +27,12 @@ class StoredConfig:
     name: str
     namespace: str
     obj: dict[str, Any]
-    origin: Location = field(default_factory=Location)
+    doc: Document | None = None  # the document it was read from
+
+    @property
+    def origin(self) -> Location:
+        """Where its name is written (for error messages; located on demand)."""
+        return self.doc.locate(("metadata", "name")) if self.doc is not None else Location()
 
     @cached_property
     def spec(self) -> dict[str, Any]:
@@ -59,14 +67,22 @@ class ConfigStore:
 
     def lookup(self, name: str, namespace: str, system_namespace: str, where: Location | None = None) -> StoredConfig:
         """The config the controller would fetch: the service's namespace first, then the system namespace."""
-        found = self._by_key.get((namespace, name)) or self._by_key.get((system_namespace, name))
+        found = self.find(name, namespace, system_namespace)
         if found is None:
-            raise LlmcError(
-                f'LLMInferenceServiceConfig "{name}" not found in namespaces [{namespace} {system_namespace}]',
-                where,
-                hint="pass it with -f (user configs) or --presets (a preset set); `llmc presets list` shows the built-in ones",
-            )
+            raise self.not_found(name, namespace, system_namespace, where)
         return found
+
+    def find(self, name: str, namespace: str, system_namespace: str) -> StoredConfig | None:
+        """`lookup` without the error."""
+        return self._by_key.get((namespace, name)) or self._by_key.get((system_namespace, name))
+
+    @staticmethod
+    def not_found(name: str, namespace: str, system_namespace: str, where: Location | None) -> LlmcError:
+        return LlmcError(
+            f'LLMInferenceServiceConfig "{name}" not found in namespaces [{namespace} {system_namespace}]',
+            where,
+            hint="pass it with -f (user configs) or --presets (a preset set); `llmc presets list` shows the built-in ones",
+        )
 
     def __len__(self) -> int:
         return len(self._by_key)

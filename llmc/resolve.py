@@ -13,8 +13,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ErrorList, LlmcError, Location
+from .errors import ErrorList, LlmcError
 from .findings import Findings
+from .load import Path
 from .presets import PREFIX, ConfigStore, StoredConfig
 from .settings import Settings
 
@@ -78,23 +79,19 @@ class Resolver:
         baserefs = [
             (i, ref.get("name") or "") for i, ref in enumerate((service.get("spec") or {}).get("baseRefs") or [])
         ]
-        base_configs = [
-            self._lookup(ref, namespace, locate(("spec", "baseRefs", i, "name")))[0] for i, ref in baserefs
-        ]
+        base_configs = [self._lookup(ref, namespace, locate, ("spec", "baseRefs", i, "name")) for i, ref in baserefs]
         first = merge_specs(own, *[c.spec for c in base_configs], projected=True) if base_configs else own
         self._copy_model_name(service, own, first, findings)
 
         # Presets in the controller's fixed order, then the baseRefs.
-        refs: list[tuple[str, str, Location | None]] = [
-            (n, "Preset", locate(("spec",))) for n in self._preset_names(first)
-        ]
-        refs += [(ref, "UserRef", locate(("spec", "baseRefs", i, "name"))) for i, ref in baserefs]
+        refs: list[tuple[str, str, Path]] = [(n, "Preset", ("spec",)) for n in self._preset_names(first)]
+        refs += [(ref, "UserRef", ("spec", "baseRefs", i, "name")) for i, ref in baserefs]
         layers: list[StoredConfig] = []
         applied: list[dict[str, str]] = []
         for ref, source, where in refs:
-            config, found_ns = self._lookup(ref, namespace, where)
+            config = self._lookup(ref, namespace, locate, where)
             layers.append(config)
-            applied.append({"name": ref, "namespace": found_ns, "source": source})
+            applied.append({"name": ref, "namespace": config.namespace, "source": source})
 
         try:
             merged = merge_specs(self._merged_layers(layers), own, projected=True) if layers else copy_json(own)
@@ -141,9 +138,12 @@ class Resolver:
 
     # -- steps -------------------------------------------------------------------------------
 
-    def _lookup(self, name: str, namespace: str, where: Location | None) -> tuple[StoredConfig, str]:
-        config = self.store.lookup(name, namespace, self.settings.system_namespace, where)
-        return config, config.namespace
+    def _lookup(self, name: str, namespace: str, locate, where: Path) -> StoredConfig:
+        """The config `name` refers to; `locate(where)` places the error when there is none."""
+        config = self.store.find(name, namespace, self.settings.system_namespace)
+        if config is None:
+            raise self.store.not_found(name, namespace, self.settings.system_namespace, locate(where))
+        return config
 
     def _merged_layers(self, layers: list[StoredConfig]) -> dict[str, Any]:
         """merge_specs over the config layers, cached by their identity (never mutated by callers)."""

@@ -1,0 +1,86 @@
+"""Render admitted services one at a time, in output order, in this process or in worker processes.
+
+`render_stream` yields one `Rendered` per service of an `Admission`, in its
+output order (namespace/name), as soon as it is ready: the caller writes it out
+and drops it, so memory does not grow with the number of services. Each service
+is turned into its final form (`emit`: YAML text, JSON items, or the objects
+themselves) where it was rendered, so with `jobs > 1` serialization runs in the
+workers too.
+
+Workers are forked from the admitted process (each inherits the admission, with
+its resolver and caches, and builds on it independently); they take services in
+batches and return results in order, with a bounded number of batches in flight.
+Where `fork` is unavailable, rendering stays in this process. Output does not
+depend on `jobs`: every service is rendered by the same code from the same
+admitted object, and the caller receives the results in the same order.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+from .errors import LlmcError
+from .findings import Finding
+from .kinds import sort_objects
+from .pipeline import Admission, PendingService, render_pending
+
+Emit = Callable[[list[dict[str, Any]]], Any]
+
+BATCH = 8  # services per worker task: small enough to balance, large enough to amortize the round trip
+IN_FLIGHT = 4  # batches per worker submitted ahead of the one being written
+
+
+@dataclass
+class Rendered:
+    """One service's result: `payload` is `emit` of its objects in kind order; None when it failed."""
+
+    order: int  # the service's input position (PendingService.order)
+    payload: Any
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[LlmcError] = field(default_factory=list)
+
+
+def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
+    """Every service of `admission`, rendered, in output order; `jobs` processes (0: one per CPU)."""
+    jobs = jobs or os.cpu_count() or 1
+    services = admission.services
+    if jobs == 1 or len(services) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for pending in services:
+            yield _render_one(admission, pending, emit)
+        return
+    global _WORK
+    _WORK = (admission, emit)  # inherited by the forked workers
+    batches = (range(start, min(start + BATCH, len(services))) for start in range(0, len(services), BATCH))
+    workers = min(jobs, -(-len(services) // BATCH))
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            ahead = deque(pool.submit(_render_batch, batch) for batch in islice(batches, workers * IN_FLIGHT))
+            while ahead:
+                done = ahead.popleft().result()
+                ahead.extend(pool.submit(_render_batch, batch) for batch in islice(batches, 1))
+                yield from done
+    finally:
+        _WORK = None
+
+
+_WORK: tuple[Admission, Emit] | None = None
+
+
+def _render_batch(indexes: range) -> list[Rendered]:
+    assert _WORK is not None, "workers are forked from render_stream"
+    admission, emit = _WORK
+    return [_render_one(admission, admission.services[i], emit) for i in indexes]
+
+
+def _render_one(admission: Admission, pending: PendingService, emit: Emit) -> Rendered:
+    output, errors = render_pending(admission, pending)
+    if output is None:
+        return Rendered(pending.order, None, errors=errors)
+    return Rendered(pending.order, emit(sort_objects(output.objects)), list(output.resolved.findings.items))
