@@ -98,7 +98,7 @@ BOMB = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n  a: &a 
 )  # 9**13 leaves when expanded
 
 MEASURE = textwrap.dedent("""\
-    import contextlib, io, json, resource, sys, time, tracemalloc
+    import contextlib, io, json, sys, time, tracemalloc
     from llmc.cli import main
 
     def run():
@@ -117,7 +117,8 @@ MEASURE = textwrap.dedent("""\
     start = time.perf_counter()
     code, stdout, stderr = run()
     seconds = time.perf_counter() - start
-    maxrss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # before tracemalloc adds its own
+    # VmHWM is this process's own peak; ru_maxrss would carry the parent's (pytest's) across exec on Linux
+    maxrss_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
     tracemalloc.start()
     run()
     peak = tracemalloc.get_traced_memory()[1]
