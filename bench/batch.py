@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--services", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--jobs", default="", help="comma-separated -j values to time (0 = one per CPU; empty: no -j flag)")
+    parser.add_argument("--jobs", default="1,0", help="comma-separated -j values to time (0 = one per CPU; empty: no -j flag)")
     args = parser.parse_args(argv)
 
     env = child_env()

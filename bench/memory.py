@@ -43,7 +43,7 @@ def peak_rss(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--services", default="1000,10000", help="comma-separated service counts")
-    parser.add_argument("--jobs", default="", help="-j value (empty: no -j flag)")
+    parser.add_argument("--jobs", default="1", help="-j value (empty: no -j flag)")
     args = parser.parse_args(argv)
 
     env = child_env()
