@@ -99,6 +99,7 @@ def render(
     show_only: Annotated[Optional[list[str]], typer.Option("-s", "--show-only", help="Only objects matching KIND/NAME or KIND/NAMESPACE/NAME (shell wildcards). Repeatable.")] = None,
     runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="ServingRuntime/ClusterServingRuntime/ClusterStorageContainer folder or file replacing the built-in ones (InferenceServices). Repeatable.")] = None,
     jobs: Annotated[int, typer.Option("-j", "--jobs", help="Render in N processes (0: one per CPU); the output is the same for every N.")] = 1,
+    validate: Annotated[bool, typer.Option("--validate", help="Check every object against the strict Kubernetes JSON Schemas of --kube-version (default 1.34) and the bundled CRDs (needs the `validate` extra).")] = False,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .errors import ErrorList, LlmcError
@@ -112,6 +113,7 @@ def render(
             filename, presets, preset_set, kserve_config, namespace, system_namespace,
             owner_references, api_versions, kube_version, dra_api, sources,
             kserve_version=kserve_version.value if kserve_version else None, runtimes=runtimes,
+            validate=validate,
         )
     except ErrorList as errs:
         _fail(errs.errors, sources)
@@ -257,7 +259,8 @@ class _StreamWriter:
 
 
 def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
-             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None, runtimes=None):
+             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None, runtimes=None,
+             validate=False):
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -298,7 +301,13 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
         caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
     elif kube_version:
         caps = Capabilities(kube_version=kube_version)
-    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps)
+    schema_version = None
+    if validate:
+        from .validate_output import DEFAULT_KUBE_VERSION
+
+        schema_version = kube_version or DEFAULT_KUBE_VERSION
+    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps,
+                            schema_version=schema_version)
     version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs)

@@ -85,6 +85,9 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
         return IsvcOutput()
     objects, notes = isvc.compile(docs, request.runtimes, request.isvc_config, request.options,
                                   namespace=request.namespace)
+    from .validate_output import check
+
+    check(objects, request.options.schema_version)
     return IsvcOutput(objects, [Finding(*note) for note in notes])
 
 
@@ -149,6 +152,7 @@ def admit_request(request: Request) -> Admission:
         """What the API server does on create: CRD defaults, mutating webhook, schema and CEL, validating webhook."""
         try:
             check_kind(doc)
+            _require_objects(doc)
             obj = _with_namespace(doc.obj, default_ns)
             if obj.get("apiVersion") == V1ALPHA1:
                 obj = to_v1alpha2(obj)
@@ -247,7 +251,24 @@ def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str
         lora_adapters=resolved.lora_adapters,
         cluster=cluster,
     )
-    return render_service(ctx)
+    objects = render_service(ctx)
+    from .validate_output import check
+
+    # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
+    check(objects, request.options.schema_version)
+    return objects
+
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
+def _require_objects(doc: Document) -> None:
+    """metadata and spec must be mappings before anything reads them (the API server's message)."""
+    for key in ("metadata", "spec"):
+        value = doc.obj.get(key)
+        if value is not None and not isinstance(value, dict):
+            kind = _JSON_TYPES.get(type(value), "object")
+            raise LlmcError(f'Invalid value: "{kind}": {key} in body must be of type object: "{kind}"', doc.locate((key,)))
 
 
 def _relocate(err: LlmcError, doc: Document) -> LlmcError:

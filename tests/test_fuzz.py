@@ -300,20 +300,6 @@ def outcome(case: Case) -> Outcome:
 #: The fuzz test fails on every other bug. Each reproducer test xfails while its
 #: bug is there and passes once it is fixed: then delete both entries.
 KNOWN_BUGS: list[tuple[str, str]] = [
-    # metadata or spec of an input object that is not a mapping (pipeline.admit, webhook.default_service)
-    ("internal-error", r"AttributeError: '\w+' object has no attribute '\w+' @ (pipeline\.py:_with_namespace|"
-                       r"webhook\.py:default_service)"),
-    # a v1alpha1 service whose router.scheduler (or another object field) is not a mapping
-    ("internal-error", r"AttributeError: '\w+' object has no attribute '\w+' @ conversion\.py:to_v1alpha2"),
-    # a character YAML refuses (C0/C1 controls) in the scheduler's config: YAML's reader raises in the constructor
-    ("internal-error", r"ReaderError: .* @ scheduler\.py:_?parse_go_yaml"),
-    # an object over etcd's 1.5 MiB, e.g. from a template's output (the engine allows 16 MiB)
-    ("invalid-output", r"\(object\): Too long: the object is \d+ bytes"),
-    # names and labels the webhooks accept but the API server refuses in the created objects (render does not check)
-    ("invalid-output", r"(metadata\.name|containers\[\d+\]\.name|volumes\[\d+\]\.name|ports\[\d+\]\.name|"
-                       r"claims\[\d+\]\.name|labels(\.[\w-]+|\[\"[^\"]+\"\])): (Invalid value|Not found|Duplicate value)"),
-    # InferenceService: a null metadata.annotations (admission.default_isvc)
-    ("internal-error", r"AttributeError: 'NoneType' object has no attribute 'get' @ admission\.py:default_isvc"),
     # InferenceService: the pod fields are not checked against the CRD schema, the Deployment carries the error
     ("invalid-output", r"^Deployment \S+-predictor: spec\.template\.spec\.\S+: (Required value|Invalid value: .*: must be "
                        r"of type|unknown field)"),

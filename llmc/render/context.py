@@ -40,6 +40,9 @@ class RenderOptions:
     owner_references: bool = False
     dra_api: str = "resource.k8s.io/v1"
     capabilities: Capabilities = field(default_factory=Capabilities)
+    # Kubernetes version whose JSON Schemas every rendered object must pass (--validate);
+    # None checks only the API server's own rules (names, labels, sizes, references in pods).
+    schema_version: str | None = None
 
 
 @dataclass
