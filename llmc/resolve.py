@@ -9,7 +9,6 @@ validation of the merged result.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,7 +102,7 @@ class Resolver:
 
         router.default_pool_selector(merged, name)
         router.default_scheduler_service_account(merged, name)
-        stored = copy.deepcopy(service)
+        stored = {key: None if key == "spec" else copy_json(value) for key, value in service.items()}
         stored["spec"] = own
         merged = self._render_templates(stored, merged, namespace, name, locate)
 
@@ -198,7 +197,7 @@ class Resolver:
         return [PREFIX + n for n in names]
 
     def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str, locate) -> dict[str, Any]:
-        from .gotypes import project
+        from .gotypes import copy_json, project
         from .render import router
         from .templatedata import render_config
 
@@ -212,7 +211,7 @@ class Resolver:
             "ModelBasedRoutingHeaderName": self.settings.model_routing_header,
             "InferencePoolNamespacedName": f"{namespace}/{pool}" if namespace else pool,
         }
-        config = {"metadata": copy.deepcopy(stored["metadata"]), "spec": merged}
+        config = {"metadata": copy_json(stored["metadata"]), "spec": merged}
         try:
             rendered = render_config(config, stored, global_config)
         except LlmcError as exc:

@@ -19,7 +19,6 @@ the special types (Quantity, apis.URL, IntOrString, RawExtension, Time).
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import replace
@@ -389,7 +388,7 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     """
     text = go_json_marshal(config)
     if "{{" not in text:
-        return copy.deepcopy(config)
+        return gotypes.copy_json(config)
     data = template_data(service, global_config)
     out = None
     spliced = spliced_config(text)

@@ -15,7 +15,6 @@ the user supplied; without it llmc assumes the referenced objects exist.
 
 from __future__ import annotations
 
-import copy
 import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -23,6 +22,7 @@ from urllib.parse import urlsplit
 
 from ..errors import LlmcError
 from ..findings import Findings
+from ..gotypes import copy_json
 from ..names import child_name
 from . import meta, scheduler, tokenizer
 from .context import RenderContext
@@ -378,7 +378,7 @@ def http_route(ctx: RenderContext, cluster: Cluster | None = None) -> dict[str, 
     http = _http_spec(ctx.spec)
     if _router(ctx.spec).get("route") is None or http is None:
         return None
-    spec = copy.deepcopy(http)
+    spec = copy_json(http)
     header = ctx.settings.model_routing_header
     if _model_routing_enabled(ctx, cluster):
         lora = (ctx.spec.get("model") or {}).get("lora")
@@ -464,7 +464,7 @@ def _expand_lora_matches(spec: dict[str, Any], namespace: str, adapters: list[di
             if not _is_model_routing_match(match, header):
                 continue
             for name in names:
-                copied = copy.deepcopy(match)
+                copied = copy_json(match)
                 for h in copied.get("headers") or []:
                     if h.get("name") == header:
                         h["value"] = f"publishers/{namespace}/models/{name}"
@@ -499,7 +499,7 @@ def _rewrite_for_group(ctx: RenderContext, spec: dict[str, Any]) -> None:
             continue
         if any(_is_own_backend(ctx, ref) for ref in rule.get("backendRefs") or []):
             if members:
-                rule["backendRefs"] = copy.deepcopy(members)
+                rule["backendRefs"] = copy_json(members)
             else:
                 del rule["backendRefs"]  # an empty list is omitted from the Go object
 

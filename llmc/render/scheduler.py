@@ -27,6 +27,7 @@ from typing import Any, Callable
 import yaml
 
 from ..errors import LlmcError
+from ..gotypes import copy_json
 from . import meta
 from .context import RenderContext
 from .storage import find_container
@@ -326,7 +327,7 @@ def deployment(ctx: RenderContext, tokenizer_url: str | None, attach_model: Atta
     pod_meta: dict[str, Any] = {"labels": dict(shared)}
     if sched.get("annotations"):
         pod_meta["annotations"] = dict(sched["annotations"])
-    pod = copy.deepcopy(sched.get("template") or {})
+    pod = copy_json(sched.get("template") or {})
     replicas = sched.get("replicas")
     main = find_container(pod.get("containers"), MAIN)
     if main is not None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 
+from ..gotypes import copy_json
 from . import workload
 from .context import RenderContext, Slot
 
@@ -17,7 +17,7 @@ def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -
     `before` (service account, routing-sidecar env), model artifacts with LoRA, KV-cache tiers, tracing."""
     from . import kvcache, storage, tracing
 
-    pod = copy.deepcopy(_slot_pod(ctx.spec, slot.key))
+    pod = copy_json(_slot_pod(ctx.spec, slot.key))
     if before is not None:
         before(ctx, pod)
     storage.apply(ctx, pod, slot)

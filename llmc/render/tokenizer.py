@@ -7,9 +7,9 @@ never with an external pool (`scheduler.pool.ref`). The EPP reaches it at `token
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from ..gotypes import copy_json
 from . import meta
 from .context import RenderContext
 from .scheduler import (
@@ -66,7 +66,7 @@ def labels(ctx: RenderContext) -> dict[str, str]:
 def deployment(ctx: RenderContext, attach_model: AttachModel) -> dict[str, Any]:
     """One replica of the merged `scheduler.tokenizer.template`, with the model's tokenizer files
     attached to container `main` at /mnt/models/base (no LoRA)."""
-    pod = copy.deepcopy(((scheduler(ctx.spec) or {}).get("tokenizer") or {}).get("template") or {})
+    pod = copy_json(((scheduler(ctx.spec) or {}).get("tokenizer") or {}).get("template") or {})
     attach_model(ctx, pod, CONTAINER, TOKENIZER_MODEL_PATH, "spec.router.scheduler.tokenizer.template")
     return {
         "apiVersion": "apps/v1",
