@@ -17,11 +17,9 @@ admitted object, and the caller receives the results in the same order.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -51,10 +49,13 @@ def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[R
     """Every service of `admission`, rendered, in output order; `jobs` processes (0: one per CPU)."""
     jobs = jobs or os.cpu_count() or 1
     services = admission.services
-    if jobs == 1 or len(services) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs == 1 or len(services) < 2 or not _can_fork():
         for pending in services:
             yield _render_one(admission, pending, emit)
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     global _WORK
     _WORK = (admission, emit)  # inherited by the forked workers
     batches = (range(start, min(start + BATCH, len(services))) for start in range(0, len(services), BATCH))
@@ -71,6 +72,12 @@ def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[R
 
 
 _WORK: tuple[Admission, Emit] | None = None
+
+
+def _can_fork() -> bool:
+    import multiprocessing  # only for -j above 1: it costs several milliseconds to import
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _render_batch(indexes: range) -> list[Rendered]:

@@ -63,5 +63,5 @@ def _imported(*argv: str) -> set[str]:
 @pytest.mark.parametrize("argv", [("version",), ("render", "-f", str(EXAMPLE))], ids=["version", "render"])
 def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...]) -> None:
     modules = _imported(*argv)
-    for heavy in ("pydantic", "jsonschema", "ruamel.yaml", "rich"):
+    for heavy in ("pydantic", "jsonschema", "ruamel.yaml", "rich", "multiprocessing"):
         assert heavy not in modules, f"llmc {' '.join(argv)} imports {heavy}"
