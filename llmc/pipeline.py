@@ -88,7 +88,7 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
     from .validate_output import check
 
     check(objects, request.options.schema_version)
-    return IsvcOutput(objects, [Finding(*note) for note in notes])
+    return IsvcOutput(objects, notes)
 
 
 def compile_request(request: Request) -> list[ServiceOutput]:

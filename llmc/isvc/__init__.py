@@ -10,6 +10,5 @@ equivalent LLMInferenceService. See docs/inferenceservice.md.
 from .compile import INPUT_KINDS, compile
 from .config import IsvcConfig
 from .convert import convert
-from .notes import CODES, NOTES, Note
 
-__all__ = ["CODES", "INPUT_KINDS", "IsvcConfig", "NOTES", "Note", "compile", "convert"]
+__all__ = ["INPUT_KINDS", "IsvcConfig", "compile", "convert"]

@@ -33,14 +33,6 @@ def runtime_documents(runtimes: list[str] | None, sources: dict[str, str]) -> li
     return read_documents(runtimes, sources) if runtimes else builtin_runtime_documents(sources)
 
 
-def format_note(note) -> str:
-    """A finding line as `llmc render` prints one: severity, code, service, path, message."""
-    from .notes import NOTES
-
-    severity = "note" if note.code in NOTES else "warning"
-    return f"{severity}: {note.code} {note.service}: {note.path}: {note.message}"
-
-
 @app.command()
 def convert(
     filename: FilesOpt,
@@ -66,6 +58,6 @@ def convert(
     if not quiet and notes:
         console = _stderr()
         for note in notes:
-            console.print(format_note(note), markup=False, soft_wrap=True)
+            console.print(str(note), markup=False, soft_wrap=True)
     sys.stdout.write(to_json(objects) if output is Output.json else to_yaml(objects))
     sys.stdout.flush()

@@ -18,7 +18,7 @@ from ..load import Document, parse_path
 from ..render.context import RenderOptions
 from . import admission, ingress, shape, storage, workload
 from .config import IsvcConfig
-from .notes import Note
+from ..findings import Finding as Note
 from .podspec import build_pod_spec
 from .runtimes import API_VERSION as RUNTIME_API, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Runtime, runtime_from, select_runtime
 

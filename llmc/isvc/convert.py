@@ -25,6 +25,8 @@ Everything else is reported as a finding (LLMC410-LLMC413) and dropped.
 
 from __future__ import annotations
 
+import dataclasses
+
 import copy
 import re
 from dataclasses import dataclass
@@ -35,7 +37,7 @@ from ..load import Document
 from . import shape
 from .admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORMAT_ANNOTATION
 from .ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
-from .notes import Note
+from ..findings import Finding as Note
 from .placeholders import replace_placeholders
 from .podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
 from .runtimes import Runtime, select_runtime
@@ -376,7 +378,7 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
             converted, found = convert(doc.obj, selected.doc.obj if selected.doc is not None else {})
             key = f"{isvc['metadata']['namespace']}/{isvc['metadata']['name']}"
             objects.append(converted)
-            notes += [n._replace(service=key) for n in found]
+            notes += [dataclasses.replace(n, service=key) for n in found]
         except LlmcError as err:
             errors.append(relocate(err, doc))
     if errors:
