@@ -268,7 +268,8 @@ def _object_node(obj: Mapping[str, Any]) -> Node:
             pairs.append((_key_node(key), _top_node(key, obj[key], data_keys)))
     for key, value in obj.items():
         if key not in _TOP_KEY_SET:
-            pairs.append((_key_node(_str_key(key, None)), _top_node(key, value, data_keys)))
+            node = _top_node(key, value, data_keys)  # before the key check, as in order_keys' `out[k] = v`
+            pairs.append((_key_node(_str_key(key, None)), node))
     return MappingNode(_MAP, pairs, None, None, False)
 
 
@@ -279,8 +280,10 @@ def _top_node(key: str, value: Any, data_keys: frozenset[str]) -> Node:
     if type(value) is dict:
         if key == "metadata":
             pairs = [(_key_node(k), _value_node(value[k], k, "metadata")) for k in METADATA_KEYS if k in value]
-            pairs += [(_key_node(_str_key(k, "metadata")), _value_node(v, k, "metadata"))
-                      for k, v in value.items() if k not in _METADATA_KEY_SET]
+            for k, v in value.items():
+                if k not in _METADATA_KEY_SET:
+                    node = _value_node(v, k, "metadata")  # before the key check, as in _metadata
+                    pairs.append((_key_node(_str_key(k, "metadata")), node))
             return MappingNode(_MAP, pairs, None, None, False)
         if key in data_keys:
             return _sorted_node(value, key)
