@@ -25,7 +25,7 @@ and reuse projected presets (pass `projected=True` to skip re-projecting them).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from .errors import LlmcError
 from .gotypes import GoType, copy_json, is_empty, project, spec_type, zero_json
@@ -197,7 +197,16 @@ def _merge_keyed(elem: GoType, key: str, base: list[Any], patch: list[Any]) -> l
 
 
 def _keyed_order(base_only: list[Any], in_patch: list[Any], base: list[Any], key: str) -> list[Any]:
-    """mergeSortedSlice: take the base-only head when both heads were in the base and it came first."""
+    return merge_sorted(base_only, in_patch, lambda item: _index(base, key, item[key]))
+
+
+def merge_sorted(base_only: list[Any], in_patch: list[Any], position: Callable[[Any], int]) -> list[Any]:
+    """apimachinery's mergeSortedSlice: interleave the base-only and the patched elements of a keyed list.
+
+    `position(item)` is the item's index in the original base list, -1 when it was not there. The
+    base-only head goes first when both heads were in the base and it came earlier; otherwise the
+    patched head does, so new overlay items land before the remaining base-only ones.
+    """
     out: list[Any] = []
     i = j = 0
     while i < len(base_only) or j < len(in_patch):
@@ -208,8 +217,7 @@ def _keyed_order(base_only: list[Any], in_patch: list[Any], base: list[Any], key
             out.append(base_only[i])
             i += 1
         else:
-            left = _index(base, key, base_only[i][key])
-            right = _index(base, key, in_patch[j][key])
+            left, right = position(base_only[i]), position(in_patch[j])
             if left >= 0 and right >= 0 and left < right:
                 out.append(base_only[i])
                 i += 1

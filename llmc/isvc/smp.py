@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
+from ..merge import merge_sorted
 from ..render.storage import merge_container
 
 # corev1.PodSpec fields with patchStrategy "merge" and their patchMergeKey.
@@ -89,22 +90,4 @@ def merge_keyed(base: list[Any], patch: list[Any], key: str,
         else:
             merged.append(copy.deepcopy(item))
     base_only = [copy.deepcopy(item) for item in base if key_of(item) not in patch_keys]
-    out: list[Any] = []
-    i = j = 0
-    while i < len(base_only) or j < len(merged):
-        if j >= len(merged):
-            out.append(base_only[i])
-            i += 1
-        elif i >= len(base_only):
-            out.append(merged[j])
-            j += 1
-        else:
-            left = positions.get(key_of(base_only[i]), -1)
-            right = positions.get(key_of(merged[j]), -1)
-            if left >= 0 and right >= 0 and left < right:
-                out.append(base_only[i])
-                i += 1
-            else:
-                out.append(merged[j])
-                j += 1
-    return out
+    return merge_sorted(base_only, merged, lambda item: positions.get(key_of(item), -1))

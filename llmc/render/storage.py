@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from ..gourl import URLError, normalize, quote
+from ..merge import merge_sorted
 from ..quantity import canonical_quantity
 from .context import RenderContext, Slot
 
@@ -595,22 +596,10 @@ def _merge_list(original: list[Any], patch: list[Any], key: str) -> list[Any]:
     original_keys = [item.get(key) for item in original]
     from_patch = sorted((m for m in merged if m.get(key) in patch_keys), key=lambda m: patch_keys.index(m.get(key)))
     server_only = [m for m in merged if m.get(key) not in patch_keys]
-    out: list[Any] = []
-    i = j = 0
-    while i < len(server_only) or j < len(from_patch):
-        if j >= len(from_patch):
-            out.append(server_only[i])
-            i += 1
-        elif i >= len(server_only):
-            out.append(from_patch[j])
-            j += 1
-        else:
-            left, right = server_only[i].get(key), from_patch[j].get(key)
-            if left in original_keys and right in original_keys and original_keys.index(left) < original_keys.index(right):
-                out.append(server_only[i])
-                i += 1
-            else:
-                out.append(from_patch[j])
-                j += 1
-    return out
+
+    def position(item: dict[str, Any]) -> int:
+        value = item.get(key)
+        return original_keys.index(value) if value in original_keys else -1
+
+    return merge_sorted(server_only, from_patch, position)
 
