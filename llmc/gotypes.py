@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .errors import LlmcError, Location
@@ -1411,14 +1411,20 @@ def _integer(t: GoType, value: Any, path: str) -> int:
 
 
 def _quantity(value: Any, path: str) -> str:
-    from .quantity import canonical_quantity
-
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _type_error(value, GoType("resource.Quantity", "quantity"), path)
     try:
-        return canonical_quantity(value.strip() if isinstance(value, str) else value)
+        return _canonical_quantity(value.strip() if isinstance(value, str) else value)
     except ValueError as exc:
         raise LlmcError(str(exc), Location(path=path)) from None
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _canonical_quantity(value: str | int | float) -> str:
+    """quantity.canonical_quantity, remembered: the same few quantities recur in every service."""
+    from .quantity import canonical_quantity
+
+    return canonical_quantity(value)
 
 
 def _int_or_string(t: GoType, value: Any, path: str) -> int | str:
