@@ -62,6 +62,7 @@ except ImportError:  # pragma: no cover - depends on the installation
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 100
+MAX_DOCUMENTS = 10_000  # per file, empty ones included: a stream of bare `---` stays cheap to refuse
 MAX_STRING_BYTES = 4 * 1024 * 1024
 
 PathKey = str | int
@@ -657,6 +658,8 @@ def _load_yaml(text: str, file: str) -> list[Document]:
     docs: list[Document] = []
     try:
         for index, value, positions, key_positions, mark in builder.documents():
+            if index >= MAX_DOCUMENTS:
+                raise builder.fail(f"more than {MAX_DOCUMENTS} documents in one file", mark, ())
             if value is None:
                 continue
             doc = Document(value, file, index, positions, key_positions)  # type: ignore[arg-type]

@@ -320,3 +320,12 @@ def test_index_of_a_python_name_is_a_missing_map_key(tmp_path: Path, place: str)
     run = render_template(tmp_path, "{{ index .ObjectMeta.Labels `__class__` }}", place)
     assert run.code == 0, run.stderr
     assert rendered_value(run, place) in ("", None)  # an empty env value is omitted (Go's omitempty)
+
+
+def test_a_stream_of_empty_documents_is_refused_quickly(tmp_path: Path) -> None:
+    path = tmp_path / "dashes.yaml"
+    path.write_text("---\n" * 7_000_000)  # 28 MB, under the size limit
+    result = measured(["render", "-f", str(path)])
+    assert_rejected(Run(result["code"], result["stdout"], result["stderr"]))
+    assert "more than 10000 documents in one file" in result["stderr"]
+    assert result["seconds"] < 2.0
