@@ -353,51 +353,70 @@ def _field_schema(schema: dict[str, Any] | None, key: str) -> dict[str, Any] | N
     return extra if isinstance(extra, dict) else None
 
 
-def _prune_nulls(value: Any, schema: dict[str, Any] | None) -> None:
-    """Drop `null` fields that are neither nullable nor defaulted (the API server's first step)."""
+def _takes_default(sub: dict[str, Any] | None) -> bool:
+    """Whether a `null` under `sub` is replaced by its default."""
+    return sub is not None and not sub.get("nullable") and "default" in sub
+
+
+def _admitted(value: Any, schema: dict[str, Any] | None) -> Any:
+    """A copy of `value` as the API server stores it under `schema`, in one walk.
+
+    First, `null` fields that are neither nullable nor defaulted are dropped; then
+    structural defaulting: where a parent object exists, a property's default fills
+    it when absent (appended in schema order) or `null` (in place), and defaults are
+    themselves defaulted (`_defaulted`). Lists keep their `null` items, which take
+    the items' default the same way.
+    """
     if schema is None:
-        return
+        return copy_json(value)
     if isinstance(value, dict):
-        for key in list(value):
-            sub = _field_schema(schema, key)
-            if value[key] is None and sub is not None and not sub.get("nullable") and "default" not in sub:
-                del value[key]
-            else:
-                _prune_nulls(value[key], sub)
-    elif isinstance(value, list):
-        items = schema.get("items")
-        for item in value:
-            _prune_nulls(item, items)
-
-
-def _null_takes_default(value: Any, schema: dict[str, Any] | None) -> bool:
-    return value is None and schema is not None and not schema.get("nullable") and "default" in schema
-
-
-def _default(value: Any, schema: dict[str, Any] | None) -> None:
-    """Structural defaulting: a property's default applies where its parent object exists."""
-    if schema is None:
-        return
-    if isinstance(value, dict):
-        props = schema.get("properties") or {}
-        for key, sub in props.items():
-            if "default" in sub and (key not in value or _null_takes_default(value[key], sub)):
-                value[key] = copy_json(sub["default"])
+        props = schema.get("properties")
         extra = schema.get("additionalProperties")
+        if not isinstance(extra, dict):
+            extra = None
+        out: dict[str, Any] = {}
         for key, item in value.items():
-            sub = props.get(key)
-            if sub is not None:
-                _default(item, sub)
-            elif isinstance(extra, dict):
-                if _null_takes_default(item, extra):
-                    value[key] = item = copy_json(extra["default"])
-                _default(item, extra)
-    elif isinstance(value, list):
+            sub = props[key] if props is not None and key in props else extra
+            if item is None and sub is not None and not sub.get("nullable"):
+                if "default" in sub:
+                    out[key] = _defaulted(sub["default"], sub)
+                continue  # dropped
+            out[key] = _admitted(item, sub)
+        _add_defaults(out, props)
+        return out
+    if isinstance(value, list):
         items = schema.get("items")
-        for i, item in enumerate(value):
-            if _null_takes_default(item, items):
-                value[i] = item = copy_json(items["default"])  # type: ignore[index]
-            _default(item, items)
+        return [_defaulted(items["default"], items) if item is None and _takes_default(items) else _admitted(item, items)
+                for item in value]
+    return value
+
+
+def _defaulted(value: Any, schema: dict[str, Any] | None) -> Any:
+    """A copy of `value` with structural defaults applied (no `null` dropped): for inserted defaults."""
+    if schema is None:
+        return copy_json(value)
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        extra = schema.get("additionalProperties")
+        if not isinstance(extra, dict):
+            extra = None
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            sub = props[key] if props is not None and key in props else extra
+            out[key] = _defaulted(sub["default"], sub) if item is None and _takes_default(sub) else _defaulted(item, sub)
+        _add_defaults(out, props)
+        return out
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [_defaulted(items["default"], items) if item is None and _takes_default(items) else _defaulted(item, items)
+                for item in value]
+    return value
+
+
+def _add_defaults(out: dict[str, Any], props: dict[str, Any] | None) -> None:
+    for key, sub in (props or {}).items():
+        if key not in out and "default" in sub:
+            out[key] = _defaulted(sub["default"], sub)
 
 
 def apply_defaults(obj: dict[str, Any]) -> dict[str, Any]:
@@ -407,12 +426,10 @@ def apply_defaults(obj: dict[str, Any]) -> dict[str, Any]:
     `x-kubernetes-preserve-unknown-fields` subtrees without properties are left
     alone. Objects of kinds without a CRD are returned as a plain copy.
     """
-    out = copy_json(obj)
-    schema = _schema_of(out)
-    if schema is not None and schema is not _CONFIGMAP_SCHEMA:
-        _prune_nulls(out, schema)
-        _default(out, schema)
-    return out
+    schema = _schema_of(obj)
+    if schema is None or schema is _CONFIGMAP_SCHEMA:
+        return copy_json(obj)
+    return _admitted(obj, schema)
 
 
 # --------------------------------------------------------------------------- structural checks
