@@ -57,7 +57,10 @@ def merge_specs(*specs: dict[str, Any], projected: bool = False) -> dict[str, An
     """
     if not specs:
         return zero_json(spec_type())
-    result = copy_json(specs[0]) if projected else project(specs[0])
+    if len(specs) == 1:
+        return copy_json(specs[0]) if projected else project(specs[0])
+    # _merge_struct copies what it keeps of its base, so the first spec needs no copy of its own
+    result = specs[0] if projected else project(specs[0])
     for overlay in specs[1:]:
         patch = overlay_patch(overlay if projected else project(overlay))
         try:
