@@ -271,7 +271,18 @@ def indirect_interface(v: Value | None) -> Value | None:
 
 
 def find_field(t: GoType, name: str) -> list[GoField] | None:
-    """reflect's FieldByName: the path of fields to `name`, breadth-first through embedded structs."""
+    """reflect's FieldByName: the path of fields to `name`, breadth-first through embedded structs.
+
+    Remembered per type (like `field_index`, it assumes a type's fields are final once used);
+    callers must not modify the returned list.
+    """
+    paths = t.__dict__.setdefault("_paths", {})
+    if name not in paths:
+        paths[name] = _find_field(t, name)
+    return paths[name]
+
+
+def _find_field(t: GoType, name: str) -> list[GoField] | None:
     level: list[tuple[GoType, list[GoField]]] = [(t, [])]
     seen: set[int] = set()
     while level:
