@@ -459,6 +459,43 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.ASCII)
 
 
+_STRING_CHECKS = ("maxLength", "minLength", "pattern")
+_NUMBER_CHECKS = ("minimum", "maximum")
+_COUNT_CHECKS = ("maxProperties", "minProperties")
+
+
+class _Plan:
+    """What the checker reads from one schema node, looked up once: most nodes check little."""
+
+    __slots__ = ("schema", "want", "int_or_string", "enum", "rules", "strings", "numbers",
+                 "props", "extra", "preserve", "required", "counts")
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema  # keeps the schema, and so its id, alive
+        self.want = schema.get("type")
+        self.int_or_string = bool(schema.get("x-kubernetes-int-or-string"))
+        self.enum = "enum" in schema
+        self.rules = schema.get("x-kubernetes-validations")
+        self.strings = any(k in schema for k in _STRING_CHECKS)
+        self.numbers = any(k in schema for k in _NUMBER_CHECKS)
+        self.props = schema.get("properties")
+        extra = schema.get("additionalProperties")
+        self.extra = extra if isinstance(extra, dict) else None
+        self.preserve = schema.get("x-kubernetes-preserve-unknown-fields")
+        self.required = schema.get("required", ())
+        self.counts = any(k in schema for k in _COUNT_CHECKS)
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(schema: dict[str, Any]) -> _Plan:
+    plan = _PLANS.get(id(schema))
+    if plan is None or plan.schema is not schema:
+        plan = _PLANS[id(schema)] = _Plan(schema)
+    return plan
+
+
 class _Checker:
     """One walk over an object and its schema, collecting field errors."""
 
@@ -467,8 +504,9 @@ class _Checker:
         self.unknown: list[Path] = []
 
     def node(self, value: Any, schema: dict[str, Any], path: Path) -> None:
-        want = schema.get("type")
-        int_or_string = bool(schema.get("x-kubernetes-int-or-string"))
+        plan = _plan(schema)
+        want = plan.want
+        int_or_string = plan.int_or_string
         if want or int_or_string:
             if not _type_ok(value, want or "", int_or_string):
                 name = api_path(path)
@@ -479,38 +517,41 @@ class _Checker:
                     "Invalid value", name, path, actual, f"{name} in body must be of type {types}: {go_quote(actual)}",
                     hint=hint))
                 return
-        if "enum" in schema and value not in schema["enum"]:
+        if plan.enum and value not in schema["enum"]:
             supported = [v if isinstance(v, str) else go_json(v) for v in schema["enum"]]
             self.errors.append(not_supported(api_path(path), path, value, supported))
         if isinstance(value, dict):
-            self.mapping(value, schema, path)
+            self.mapping(value, plan, path)
         elif isinstance(value, list):
             self.sequence(value, schema, path)
         elif isinstance(value, str):
-            self.string(value, schema, path)
+            if plan.strings:
+                self.string(value, schema, path)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.number(value, schema, path)
-        rules = schema.get("x-kubernetes-validations")
+            if plan.numbers:
+                self.number(value, schema, path)
+        rules = plan.rules
         if rules and isinstance(value, (dict, list)):
             self.cel(value, rules, schema, path)
 
-    def mapping(self, value: dict[str, Any], schema: dict[str, Any], path: Path) -> None:
-        props = schema.get("properties")
-        extra = schema.get("additionalProperties")
-        preserve = schema.get("x-kubernetes-preserve-unknown-fields")
-        for key in schema.get("required", ()):
+    def mapping(self, value: dict[str, Any], plan: _Plan, path: Path) -> None:
+        props, extra = plan.props, plan.extra
+        for key in plan.required:
             if key not in value:
                 child = path + (key,)
                 self.errors.append(required(api_path(child), child))
         for key, item in value.items():
             child = path + (key,)
             sub = props.get(key) if props else None
-            if sub is None and isinstance(extra, dict):
+            if sub is None:
                 sub = extra
             if sub is not None:
                 self.node(item, sub, child)
-            elif not preserve:
+            elif not plan.preserve:
                 self.unknown.append(child)
+        if not plan.counts:
+            return
+        schema = plan.schema
         count = len(value)
         if "maxProperties" in schema and count > schema["maxProperties"]:
             self.errors.append(too_many(api_path(path), path, count, schema["maxProperties"]))
