@@ -1285,7 +1285,7 @@ def project(spec: dict[str, Any] | None, *, overlay: bool = False) -> dict[str, 
 
     Type mismatches raise LlmcError with Go's decoder message.
     """
-    out = _encode_struct(spec_type(), spec if spec is not None else {}, "spec")
+    out = _encoded(spec_type(), spec if spec is not None else {}, "spec")
     if overlay:
         set_defaults(out)
     return out
@@ -1304,7 +1304,19 @@ def set_defaults(spec: dict[str, Any]) -> dict[str, Any]:
 
 def project_value(t: GoType, value: Any, path: str = "") -> Any:
     """Any JSON value decoded into Go type `t` and re-encoded (see `project`)."""
-    return _encode(t, value, path)
+    return _encoded(t, value, path)
+
+
+class _PathNeeded(Exception):
+    """An error to report at a field path that was not tracked (see `_encoded`)."""
+
+
+def _encoded(t: GoType, value: Any, path: str) -> Any:
+    """`_encode` without building every field's path (path None), then with them if there is an error to report."""
+    try:
+        return _encode(t, value, None)
+    except _PathNeeded:
+        return _encode(t, value, path)
 
 
 def _encoding_plan(t: GoType) -> tuple[tuple[str, GoField, bool], ...]:
@@ -1321,7 +1333,7 @@ def _encoding_plan(t: GoType) -> tuple[tuple[str, GoField, bool], ...]:
     return t._plan
 
 
-def _encode_struct(t: GoType, value: Any, path: str) -> dict[str, Any]:
+def _encode_struct(t: GoType, value: Any, path: str | None) -> dict[str, Any]:
     if value is None:
         value = {}
     elif not isinstance(value, dict):
@@ -1340,7 +1352,7 @@ def _encode_struct(t: GoType, value: Any, path: str) -> dict[str, Any]:
             continue
         if f.omitzero and _zero_input(f.type, item):
             continue
-        encoded = _encode(f.type, item, f"{path}.{name}" if path else name)
+        encoded = _encode(f.type, item, None if path is None else f"{path}.{name}" if path else name)
         if f.omitempty and is_empty(f.type, encoded):
             continue
         out[name] = encoded
@@ -1350,7 +1362,7 @@ def _encode_struct(t: GoType, value: Any, path: str) -> dict[str, Any]:
 _ABSENT = object()
 
 
-def _encode(t: GoType, value: Any, path: str) -> Any:
+def _encode(t: GoType, value: Any, path: str | None) -> Any:
     kind = t.kind
     if kind == "struct":
         return _encode_struct(t, value, path)
@@ -1362,10 +1374,14 @@ def _encode(t: GoType, value: Any, path: str) -> Any:
     if kind == "slice":
         if not isinstance(value, list):
             raise _type_error(value, t, path)
+        if path is None:
+            return [_encode(t.elem, item, None) for item in value]
         return [_encode(t.elem, item, f"{path}[{i}]") for i, item in enumerate(value)]
     if kind == "map":
         if not isinstance(value, dict):
             raise _type_error(value, t, path)
+        if path is None:
+            return {str(k): _encode(t.elem, value[k], None) for k in sorted(value, key=str)}
         return {str(k): _encode(t.elem, value[k], f"{path}.{k}") for k in sorted(value, key=str)}
     if kind == "string":
         if not isinstance(value, str):
@@ -1394,7 +1410,7 @@ def _encode(t: GoType, value: Any, path: str) -> Any:
     return value  # time: RFC 3339 text, kept
 
 
-def _integer(t: GoType, value: Any, path: str) -> int:
+def _integer(t: GoType, value: Any, path: str | None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _type_error(value, t, path)
     if isinstance(value, float):
@@ -1410,12 +1426,14 @@ def _integer(t: GoType, value: Any, path: str) -> int:
     return value
 
 
-def _quantity(value: Any, path: str) -> str:
+def _quantity(value: Any, path: str | None) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _type_error(value, GoType("resource.Quantity", "quantity"), path)
     try:
         return _canonical_quantity(value.strip() if isinstance(value, str) else value)
     except ValueError as exc:
+        if path is None:
+            raise _PathNeeded() from None
         raise LlmcError(str(exc), Location(path=path)) from None
 
 
@@ -1427,7 +1445,7 @@ def _canonical_quantity(value: str | int | float) -> str:
     return canonical_quantity(value)
 
 
-def _int_or_string(t: GoType, value: Any, path: str) -> int | str:
+def _int_or_string(t: GoType, value: Any, path: str | None) -> int | str:
     if isinstance(value, str):
         return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -1466,7 +1484,9 @@ def _json_kind(value: Any) -> str:
     return "object"
 
 
-def _type_error(value: Any, t: GoType, path: str, *, number: bool = False) -> LlmcError:
+def _type_error(value: Any, t: GoType, path: str | None, *, number: bool = False) -> LlmcError:
+    if path is None:
+        raise _PathNeeded()
     what = f"number {value}" if number else _json_kind(value)
     return LlmcError(
         f"json: cannot unmarshal {what} into Go struct field {path} of type {t.name}",
