@@ -209,7 +209,7 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
     failed: list = []
     emit = writer.emit if writer is not None else list
     try:
-        for rendered in render_stream(admission, emit, jobs):
+        for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:
@@ -222,6 +222,33 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
         gc.unfreeze()
     for rendered in sorted(failed, key=lambda r: r.order):
         errors += rendered.errors
+
+
+PROGRESS_MIN = 20  # services: below this a run is over before a bar would help
+
+
+def progress(items, total: int, console=None):
+    """`items`, with a transient progress bar on stderr when it is a terminal and the batch is large."""
+    if total < PROGRESS_MIN:
+        return items
+    if console is None:
+        if not sys.stderr.isatty():
+            return items
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    return _with_bar(items, total, console)
+
+
+def _with_bar(items, total: int, console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("rendering"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("render", total=total)
+        for item in items:
+            yield item
+            bar.advance(task)
 
 
 class _StreamWriter:

@@ -106,3 +106,19 @@ def test_owner_references_need_the_uid(tmp_path):
             assert "ownerReferences" not in obj["metadata"]
         else:
             assert obj["metadata"]["ownerReferences"] == [ref], obj["kind"]
+
+
+def test_progress_bar_only_for_large_batches_on_a_terminal():
+    import io
+
+    from rich.console import Console
+
+    from llmc.cli import PROGRESS_MIN, progress
+
+    small = list(range(PROGRESS_MIN - 1))
+    assert progress(small, len(small)) is small  # no bar, the items themselves
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=80)
+    items = list(range(PROGRESS_MIN))
+    assert list(progress(items, len(items), console)) == items
+    assert f"{PROGRESS_MIN}/{PROGRESS_MIN}" in out.getvalue()
