@@ -47,7 +47,7 @@ class Rendered:
 
 def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
     """Every service of `admission`, rendered, in output order; `jobs` processes (0: one per CPU)."""
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or _cpus()
     services = admission.services
     if jobs == 1 or len(services) < 2 or not _can_fork():
         for pending in services:
@@ -72,6 +72,13 @@ def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[R
 
 
 _WORK: tuple[Admission, Emit] | None = None
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (a container's cpuset, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def _can_fork() -> bool:
