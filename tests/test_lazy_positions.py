@@ -20,11 +20,16 @@ def _loads(path: Path):
         return None
 
 
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+READABLE = [p for p in FILES if _loads(p) is not None]  # inputs llmc refuses have no positions to compare
+
+
+def test_most_inputs_are_readable() -> None:
+    assert len(READABLE) > len(FILES) // 2
+
+
+@pytest.mark.parametrize("path", READABLE, ids=[str(p.relative_to(ROOT)) for p in READABLE])
 def test_lazy_positions_locate_like_eager_ones(path: Path) -> None:
     eager = _loads(path)
-    if eager is None:
-        pytest.skip("refused input")
     lazy = load_text(path.read_text(encoding="utf-8"), str(path), keep_positions=False)
     assert [d.obj for d in lazy] == [d.obj for d in eager]
     for e, lz in zip(eager, lazy):
