@@ -315,7 +315,7 @@ def _request(filename, presets, preset_set, kserve_config, namespace, system_nam
             raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
         settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
         if isvc_inputs:
-            from .isvc import IsvcConfig
+            from .isvc.config import IsvcConfig
 
             isvc_config = IsvcConfig.from_configmap(docs[0].obj, docs[0].file)
     runtime_docs = []

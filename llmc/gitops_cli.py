@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .cli import FilesOpt, KServeVersion, _fail, _request, _stderr, app
+from .cli import FilesOpt, KServeVersion, _fail, _print_findings, _request, _stderr, app
 from .krm import RenderConfig
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
@@ -53,15 +53,6 @@ ARGOCD_KEYS = {
 class ExplainOutput(str, Enum):
     text = "text"
     json = "json"
-
-
-def _print_findings(findings) -> None:
-    from .report import format_finding
-
-    console = _stderr()
-    for finding in findings:
-        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
-        console.print(format_finding(finding), markup=False, style=style, soft_wrap=True)
 
 
 def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):

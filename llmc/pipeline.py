@@ -77,13 +77,13 @@ def compile_everything(request: Request) -> tuple[list[ServiceOutput], IsvcOutpu
 
 def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
     """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents, when known."""
-    from . import isvc
+    from .isvc.compile import INPUT_KINDS, compile
 
     if docs is None:
-        docs = [d for d in request.inputs if (d.api_version, d.kind) in isvc.INPUT_KINDS]
+        docs = [d for d in request.inputs if (d.api_version, d.kind) in INPUT_KINDS]
     if not any(d.kind == "InferenceService" for d in docs):
         return IsvcOutput()
-    objects, notes = isvc.compile(docs, request.runtimes, request.isvc_config, request.options,
+    objects, notes = compile(docs, request.runtimes, request.isvc_config, request.options,
                                   namespace=request.namespace)
     from .validate_output import check
 
@@ -136,7 +136,7 @@ class Admission:
 def admit_request(request: Request) -> Admission:
     """Admit every document as the API server would; raise ErrorList with every error, sorted by position."""
     from .conversion import V1ALPHA1, to_v1alpha2
-    from .isvc import INPUT_KINDS as ISVC_KINDS
+    from .isvc.compile import INPUT_KINDS as ISVC_KINDS
     from .load import check_kind
     from .schema import apply_defaults, validate
     from .webhook import default_service, validate_config, validate_service

@@ -5,10 +5,7 @@ into the objects KServe's controller creates in Standard (RawDeployment) mode, w
 the pod webhook's storage initializer written into the pod template. `convert` turns
 an InferenceService on the Hugging Face runtime with the vLLM backend into an
 equivalent LLMInferenceService. See docs/inferenceservice.md.
+
+Import the submodules (`llmc.isvc.compile`, `.convert`, `.config`, `.cli`) directly: this
+package stays empty so that loading the CLI does not load the InferenceService path.
 """
-
-from .compile import INPUT_KINDS, compile
-from .config import IsvcConfig
-from .convert import convert
-
-__all__ = ["INPUT_KINDS", "IsvcConfig", "compile", "convert"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from llmc.isvc import IsvcConfig, compile
+from llmc.isvc.compile import compile
+from llmc.isvc.config import IsvcConfig
 from llmc.load import Document, load_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from llmc.errors import ErrorList, LlmcError
-from llmc.isvc import IsvcConfig, compile
+from llmc.isvc.compile import compile
+from llmc.isvc.config import IsvcConfig
 from llmc.render.context import RenderOptions
 
 from .helpers import STANDARD, builtin_runtimes, docs, render

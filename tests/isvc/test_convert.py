@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from llmc.errors import ErrorList, LlmcError
-from llmc.isvc import convert
+from llmc.isvc.convert import convert
 from llmc.isvc.convert import convert_documents
 from llmc.load import load_text
 

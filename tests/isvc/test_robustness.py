@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from llmc.emit import to_yaml
 from llmc.errors import ErrorList, LlmcError
-from llmc.isvc import compile
+from llmc.isvc.compile import compile
 from llmc.isvc.convert import convert_documents
 from llmc.load import load_text
 
