@@ -358,14 +358,15 @@ def _takes_default(sub: dict[str, Any] | None) -> bool:
     return sub is not None and not sub.get("nullable") and "default" in sub
 
 
-def _admitted(value: Any, schema: dict[str, Any] | None) -> Any:
+def _admitted(value: Any, schema: dict[str, Any] | None, drop_nulls: bool = True) -> Any:
     """A copy of `value` as the API server stores it under `schema`, in one walk.
 
-    First, `null` fields that are neither nullable nor defaulted are dropped; then
-    structural defaulting: where a parent object exists, a property's default fills
-    it when absent (appended in schema order) or `null` (in place), and defaults are
-    themselves defaulted (`_defaulted`). Lists keep their `null` items, which take
-    the items' default the same way.
+    With `drop_nulls`, `null` fields that are neither nullable nor defaulted are
+    dropped first (the API server's pruning of what it stores; not for inserted
+    defaults). Then structural defaulting: where a parent object exists, a
+    property's default fills it when absent (appended in schema order) or `null`
+    (in place), and defaults are themselves defaulted. Lists keep their `null`
+    items, which take the items' default the same way.
     """
     if schema is None:
         return copy_json(value)
@@ -377,46 +378,25 @@ def _admitted(value: Any, schema: dict[str, Any] | None) -> Any:
         out: dict[str, Any] = {}
         for key, item in value.items():
             sub = props[key] if props is not None and key in props else extra
-            if item is None and sub is not None and not sub.get("nullable"):
-                if "default" in sub:
-                    out[key] = _defaulted(sub["default"], sub)
+            if item is None and _takes_default(sub):
+                out[key] = _admitted(sub["default"], sub, False)
+            elif item is None and drop_nulls and sub is not None and not sub.get("nullable"):
                 continue  # dropped
-            out[key] = _admitted(item, sub)
+            else:
+                out[key] = _admitted(item, sub, drop_nulls)
         _add_defaults(out, props)
         return out
     if isinstance(value, list):
         items = schema.get("items")
-        return [_defaulted(items["default"], items) if item is None and _takes_default(items) else _admitted(item, items)
-                for item in value]
-    return value
-
-
-def _defaulted(value: Any, schema: dict[str, Any] | None) -> Any:
-    """A copy of `value` with structural defaults applied (no `null` dropped): for inserted defaults."""
-    if schema is None:
-        return copy_json(value)
-    if isinstance(value, dict):
-        props = schema.get("properties")
-        extra = schema.get("additionalProperties")
-        if not isinstance(extra, dict):
-            extra = None
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            sub = props[key] if props is not None and key in props else extra
-            out[key] = _defaulted(sub["default"], sub) if item is None and _takes_default(sub) else _defaulted(item, sub)
-        _add_defaults(out, props)
-        return out
-    if isinstance(value, list):
-        items = schema.get("items")
-        return [_defaulted(items["default"], items) if item is None and _takes_default(items) else _defaulted(item, items)
-                for item in value]
+        return [_admitted(items["default"], items, False) if item is None and _takes_default(items)
+                else _admitted(item, items, drop_nulls) for item in value]
     return value
 
 
 def _add_defaults(out: dict[str, Any], props: dict[str, Any] | None) -> None:
     for key, sub in (props or {}).items():
         if key not in out and "default" in sub:
-            out[key] = _defaulted(sub["default"], sub)
+            out[key] = _admitted(sub["default"], sub, False)
 
 
 def apply_defaults(obj: dict[str, Any]) -> dict[str, Any]:
