@@ -24,6 +24,8 @@ from llmc.render import router, scheduler
 from llmc.render.context import Capabilities, RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
+from .epp_reference import DEFAULT_EPP_CONFIG
+
 NS, NAME = "kserve-demo", "qwen2-7b-instruct-dra-minimal"
 MODEL = "Qwen/Qwen2.5-7B-Instruct"
 FQ = f"publishers/{NS}/models/{MODEL}"
@@ -257,28 +259,6 @@ def test_reference_service_account_and_rbac(reference: list[dict[str, Any]]) -> 
     }
 
 
-EPP_CONFIG = """apiVersion: llm-d.ai/v1alpha1
-kind: EndpointPickerConfig
-plugins:
-- type: single-profile-handler
-- type: queue-scorer
-- type: kv-cache-utilization-scorer
-- type: prefix-cache-scorer
-- type: no-hit-lru-scorer
-- type: max-score-picker
-schedulingProfiles:
-- name: default
-  plugins:
-  - pluginRef: queue-scorer
-    weight: 2
-  - pluginRef: kv-cache-utilization-scorer
-    weight: 2
-  - pluginRef: prefix-cache-scorer
-    weight: 3
-  - pluginRef: no-hit-lru-scorer
-    weight: 2
-  - pluginRef: max-score-picker
-"""
 
 
 def test_reference_epp_deployment(reference: list[dict[str, Any]]) -> None:
@@ -307,7 +287,7 @@ def test_reference_epp_deployment(reference: list[dict[str, Any]]) -> None:
         "imagePullPolicy": "IfNotPresent",
         "command": ["/app/epp", "--pool-name", f"{NAME}-inference-pool", "--pool-namespace", NS, "--zap-encoder", "json",
                     "--grpc-port", "9002", "--grpc-health-port", "9003", "", "", "", ""],
-        "args": ["--config-text", EPP_CONFIG],
+        "args": ["--config-text", DEFAULT_EPP_CONFIG],
         "env": [{"name": "SSL_CERT_DIR", "value": "/var/run/kserve/tls:/var/run/secrets/kubernetes.io/serviceaccount:/etc/pki/tls/certs"}],
         "ports": [{"containerPort": 9002, "name": "grpc", "protocol": "TCP"}, {"containerPort": 9003, "name": "grpc-health", "protocol": "TCP"},
                   {"containerPort": 9090, "name": "metrics", "protocol": "TCP"}, {"containerPort": 5557, "name": "zmq", "protocol": "TCP"}],
@@ -353,7 +333,7 @@ def test_reference_with_tls(upstream: Path) -> None:
     main = by_kind(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
     assert main["command"][-3:] == ["--enable-cert-reload=true", "--secure-serving=true", "--cert-path=/var/run/kserve/tls"]
     assert main["args"][1].endswith("- type: max-score-picker\n- parameters:\n    scheme: https\n  type: metrics-data-source\n"
-                                    "schedulingProfiles:\n- name: default\n" + EPP_CONFIG.split("- name: default\n")[1])
+                                    "schedulingProfiles:\n- name: default\n" + DEFAULT_EPP_CONFIG.split("- name: default\n")[1])
 
 
 def test_reference_with_the_go_template_engine(upstream: Path) -> None:
@@ -372,7 +352,7 @@ def test_reference_with_the_go_template_engine(upstream: Path) -> None:
     spec = templatedata.render_config({"metadata": sample["metadata"], "spec": spec}, sample, global_config)["spec"]
     objs = render(context(fix_up(spec)))
     assert by_kind(objs, "HTTPRoute")["spec"]["rules"] == reference_rules()
-    assert by_kind(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"] == ["--config-text", EPP_CONFIG]
+    assert by_kind(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"] == ["--config-text", DEFAULT_EPP_CONFIG]
 
 
 # -- fix-ups of the merged spec (01 §3.6–3.8) ------------------------------------------------------------

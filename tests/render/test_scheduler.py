@@ -19,31 +19,10 @@ from llmc.render import scheduler
 from llmc.render.context import RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
+from .epp_reference import DEFAULT_EPP_CONFIG
+
 NS, NAME = "test-ns", "my-llm"
 
-# 03 §11: the default single-profile config after the v0.10 re-serialisation, byte for byte.
-DEFAULT_YAML = """apiVersion: llm-d.ai/v1alpha1
-kind: EndpointPickerConfig
-plugins:
-- type: single-profile-handler
-- type: queue-scorer
-- type: kv-cache-utilization-scorer
-- type: prefix-cache-scorer
-- type: no-hit-lru-scorer
-- type: max-score-picker
-schedulingProfiles:
-- name: default
-  plugins:
-  - pluginRef: queue-scorer
-    weight: 2
-  - pluginRef: kv-cache-utilization-scorer
-    weight: 2
-  - pluginRef: prefix-cache-scorer
-    weight: 3
-  - pluginRef: no-hit-lru-scorer
-    weight: 2
-  - pluginRef: max-score-picker
-"""
 
 
 def hand_render(text: str, *, ns: str = NS, name: str = NAME, tls: bool = False) -> str:
@@ -106,13 +85,13 @@ def transform(config: str, version: str | None, *, command: list[str] | None = N
 
 def test_default_config_text_is_the_go_literal() -> None:
     # scheduler.go schedulerConfigText: a leading newline, then the single-profile baseline
-    assert scheduler.default_config_text({}) == "\n" + DEFAULT_YAML
+    assert scheduler.default_config_text({}) == "\n" + DEFAULT_EPP_CONFIG
 
 
 def test_default_config_reserialised_byte_for_byte(upstream: Path) -> None:
     # 03 §11: --config-text after the v0.10.0 transform (sorted keys, unindented sequences)
     dep = scheduler.deployment(make_ctx(epp_spec(upstream)), None, no_attach)
-    assert main_of(dep)["args"] == ["--config-text", DEFAULT_YAML]
+    assert main_of(dep)["args"] == ["--config-text", DEFAULT_EPP_CONFIG]
 
 
 def test_tls_moves_the_metrics_scheme_into_the_config(upstream: Path) -> None:
@@ -120,7 +99,7 @@ def test_tls_moves_the_metrics_scheme_into_the_config(upstream: Path) -> None:
     dep = scheduler.deployment(make_ctx(epp_spec(upstream, tls=True), tls=True), None, no_attach)
     main = main_of(dep)
     assert main["command"][-3:] == ["--enable-cert-reload=true", "--secure-serving=true", "--cert-path=/var/run/kserve/tls"]
-    assert config_text(main) == DEFAULT_YAML.replace(
+    assert config_text(main) == DEFAULT_EPP_CONFIG.replace(
         "- type: max-score-picker\nschedulingProfiles",
         "- type: max-score-picker\n- parameters:\n    scheme: https\n  type: metrics-data-source\nschedulingProfiles",
     )
