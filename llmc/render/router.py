@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from ..errors import LlmcError
 from ..findings import Findings
 from ..gotypes import copy_json
+from ..goyaml import parse_go_yaml
 from ..names import child_name
 from . import meta, scheduler, tokenizer
 from .context import RenderContext
@@ -190,7 +191,7 @@ def resolve_scheduler_config_ref(
             hint=_REF_HINT,
         )
     text = str(data[key])
-    parsed = scheduler.parse_go_yaml(text)
+    parsed = parse_go_yaml(text)
     config["inline"] = RawConfig(parsed, text) if isinstance(parsed, dict) else text
     del config["ref"]
     cm_meta = cm["metadata"]  # type: ignore[index]

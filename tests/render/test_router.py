@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from llmc import goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.names import child_name
@@ -546,7 +547,7 @@ def test_tokenizer_objects_and_wiring(upstream: Path) -> None:
     assert pod["initContainers"][0]["args"] == [f"hf://{MODEL}", "/mnt/models/base"]  # what fake_attach records
     assert pod["containers"][0]["readinessProbe"]["httpGet"]["scheme"] == "HTTP"
     assert svc["spec"] == {"selector": labels, "ports": [{"name": "render-http", "port": 8000, "targetPort": "render-http", "protocol": "TCP"}]}
-    config = scheduler.parse_go_yaml(objs[6]["spec"]["template"]["spec"]["containers"][0]["args"][1])
+    config = goyaml.parse_go_yaml(objs[6]["spec"]["template"]["spec"]["containers"][0]["args"][1])
     assert config["plugins"][0]["parameters"] == {"modelName": "/mnt/models/base",
                                                   "vllm": {"url": f"http://{NAME}-tokenizer.{NS}.svc.cluster.local:8000"}}
 

@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llmc import goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.names import child_name
@@ -163,14 +164,14 @@ def test_no_lora_scorer_without_adapters(lora: Any) -> None:
 
 def test_lora_scorer_first_in_default_profile() -> None:
     # TestSchedulerConfigTextLoRA: adapters present (names not required)
-    cfg = scheduler.parse_go_yaml(scheduler.default_config_text({"model": {"lora": {"adapters": [{}]}}}))
+    cfg = goyaml.parse_go_yaml(scheduler.default_config_text({"model": {"lora": {"adapters": [{}]}}}))
     assert cfg["plugins"][-1] == {"type": "lora-affinity-scorer"}
     assert cfg["schedulingProfiles"][0]["plugins"][0] == {"pluginRef": "lora-affinity-scorer", "weight": 4}
 
 
 def test_lora_scorer_second_in_both_pd_profiles() -> None:
     # TestSchedulerConfigTextPDLoRA: after each profile's filter
-    cfg = scheduler.parse_go_yaml(scheduler.default_config_text({"prefill": {}, "model": {"lora": {"adapters": [{}]}}}))
+    cfg = goyaml.parse_go_yaml(scheduler.default_config_text({"prefill": {}, "model": {"lora": {"adapters": [{}]}}}))
     assert {"type": "lora-affinity-scorer"} in cfg["plugins"]
     for profile in cfg["schedulingProfiles"]:
         assert profile["plugins"][1] == {"pluginRef": "lora-affinity-scorer", "weight": 4}
@@ -205,7 +206,7 @@ def test_config_file_in_template_args_suppresses_the_default(upstream: Path) -> 
 def test_resolved_configmap_text_is_passed_verbatim_below_0_7(upstream: Path) -> None:
     # 03 §1.3 item 8: a config.ref value is copied as raw text; no re-serialisation before EPP 0.7
     raw = "# comment\nkind: EndpointPickerConfig\nplugins: [ {type: queue-scorer} ]\n"
-    spec = epp_spec(upstream, config={"inline": scheduler.RawConfig(scheduler.parse_go_yaml(raw), raw)},
+    spec = epp_spec(upstream, config={"inline": scheduler.RawConfig(goyaml.parse_go_yaml(raw), raw)},
                     annotations={"app.kubernetes.io/version": "0.6.0"})
     assert config_text(main_of(scheduler.deployment(make_ctx(spec), None, no_attach))) == raw
 
@@ -284,7 +285,7 @@ def test_migrations_skipped_below_0_7(version: str | None) -> None:
 def test_threshold_migration(threshold: str, decider: str, params: Any) -> None:
     # TestWithMigrateDisaggProfileParams threshold cases: the decider goes before the handler
     config = f"kind: X\nplugins:\n- type: pd-profile-handler\n  parameters:\n    threshold: {threshold}\n- type: prefill-filter\n"
-    cfg = scheduler.parse_go_yaml(config_text(transform(config, "0.7.0")["containers"][0]))
+    cfg = goyaml.parse_go_yaml(config_text(transform(config, "0.7.0")["containers"][0]))
     expected_decider = {"type": decider} if params is None else {"type": decider, "parameters": params}
     assert cfg["plugins"] == [
         expected_decider,
@@ -305,7 +306,7 @@ def test_deprecated_metric_flags_become_a_plugin_renamed_at_0_8() -> None:
                                         "--grpc-port", "9002"])
     main = pod["containers"][0]
     assert main["args"][2:] == ["--grpc-port", "9002"]
-    plugin = scheduler.parse_go_yaml(config_text(main))["plugins"][-1]
+    plugin = goyaml.parse_go_yaml(config_text(main))["plugins"][-1]
     assert plugin == {
         "name": "core-metrics-extractor",
         "type": "core-metrics-extractor",
@@ -332,7 +333,7 @@ def test_model_server_metrics_flags_at_0_10(flag: str, params: Any) -> None:
     config = "kind: EndpointPickerConfig\nplugins:\n- type: queue-scorer\n"
     main = transform(config, "0.10.0", command=["/app/epp", flag])["containers"][0]
     assert main["command"] == ["/app/epp"]
-    plugins = scheduler.parse_go_yaml(config_text(main))["plugins"]
+    plugins = goyaml.parse_go_yaml(config_text(main))["plugins"]
     expected = [{"type": "queue-scorer"}] + ([] if params is None else [{"type": "metrics-data-source", "parameters": params}])
     assert plugins == expected
 
@@ -369,7 +370,7 @@ def test_prefix_scorer_parameters_pruned_at_0_9() -> None:
     # TestWithRemovePrefixCacheScorerParametersV09
     config = ("kind: X\nplugins:\n- type: prefix-cache-scorer\n  parameters:\n    blockSizeTokens: 16\n"
               "    prefixMatchInfoProducerName: p\n- type: prefix-cache-scorer\n  name: b\n  parameters:\n    maxPrefixBlocks: 3\n")
-    plugins = scheduler.parse_go_yaml(config_text(transform(config, "0.9.0")["containers"][0]))["plugins"]
+    plugins = goyaml.parse_go_yaml(config_text(transform(config, "0.9.0")["containers"][0]))["plugins"]
     assert plugins == [{"type": "prefix-cache-scorer", "parameters": {"prefixMatchInfoProducerName": "p"}},
                        {"type": "prefix-cache-scorer", "name": "b"}]
 
@@ -418,7 +419,7 @@ def test_precise_prefix_scorer_decomposed_from_template_args() -> None:
     assert scheduler.scheduler_config_text(spec) == LEGACY
     assert scheduler.has_plugin(scheduler.scheduler_config_text(spec), "precise-prefix-cache-scorer")
     url = "http://my-llm-tokenizer.default.svc.cluster.local:8000"
-    cfg = scheduler.parse_go_yaml(config_text(transform(LEGACY, "0.10.0", tokenizer_url=url)["containers"][0]))
+    cfg = goyaml.parse_go_yaml(config_text(transform(LEGACY, "0.10.0", tokenizer_url=url)["containers"][0]))
     assert cfg["apiVersion"] == "llm-d.ai/v1alpha1"
     assert [p["type"] for p in cfg["plugins"]] == [
         "single-profile-handler", "token-producer", "precise-prefix-cache-producer", "prefix-cache-scorer",
@@ -434,7 +435,7 @@ def test_precise_prefix_scorer_decomposed_from_template_args() -> None:
 def test_token_producer_keeps_a_user_url() -> None:
     # TestInjectTokenProducerConfig: an existing vllm.url is kept, modelName filled
     config = "kind: X\nplugins:\n- type: token-producer\n  parameters:\n    vllm:\n      url: http://custom-url:9999\n"
-    cfg = scheduler.parse_go_yaml(config_text(transform(config, "0.9.0", tokenizer_url="http://t:8000")["containers"][0]))
+    cfg = goyaml.parse_go_yaml(config_text(transform(config, "0.9.0", tokenizer_url="http://t:8000")["containers"][0]))
     assert cfg["plugins"][0]["parameters"] == {"modelName": "/mnt/models/base", "vllm": {"url": "http://custom-url:9999"}}
 
 
@@ -485,29 +486,29 @@ def test_latency_predictor_detection_v020_reads_inline_only() -> None:
 def test_goyaml_v2_string_quoting(value: str, emitted: str) -> None:
     # goyaml.v2 encode.go stringv: strings that resolve to another type are double-quoted; the
     # libyaml emitter single-quotes what cannot be plain
-    assert scheduler.dump_go_yaml({"k": value}) == f"k: {emitted}\n"
+    assert goyaml.dump_go_yaml({"k": value}) == f"k: {emitted}\n"
 
 
 def test_goyaml_v2_key_order() -> None:
     # goyaml.v2 keyList.Less: non-letters before letters; digit runs compare by value (a non-digit
     # counts as the run 0, so "a-b" < "a9" < "a10")
-    assert scheduler._go_sorted_keys(["a10", "a9", "b", "A", "a-b", "ab"]) == ["A", "a-b", "a9", "a10", "ab", "b"]
+    assert goyaml._go_sorted_keys(["a10", "a9", "b", "A", "a-b", "ab"]) == ["A", "a-b", "a9", "a10", "ab", "b"]
 
 
 def test_goyaml_v2_scalars() -> None:
     # YAML 1.1 booleans and Go base-0 integers; timestamps stay strings; JSON turns 2.0 into 2
-    parsed = scheduler.parse_go_yaml("a: yes\nb: 0x10\nc: 010\nd: 2001-12-14\ne: 2.0\nf: 0.5\ng: ~\nh: 1_000\n")
+    parsed = goyaml.parse_go_yaml("a: yes\nb: 0x10\nc: 010\nd: 2001-12-14\ne: 2.0\nf: 0.5\ng: ~\nh: 1_000\n")
     assert parsed == {"a": True, "b": 16, "c": 8, "d": "2001-12-14", "e": 2, "f": 0.5, "g": None, "h": 1000}
-    assert scheduler.parse_go_yaml("a: .nan\n") is None  # json.Marshal refuses NaN
+    assert goyaml.parse_go_yaml("a: .nan\n") is None  # json.Marshal refuses NaN
 
 
 def test_goyaml_v2_multiline_and_floats() -> None:
-    assert scheduler.dump_go_yaml({"s": "a\nb\n", "f": 1234567.5, "g": 1e-05}) == "f: 1.2345675e+06\ng: 1e-05\ns: |\n  a\n  b\n"
+    assert goyaml.dump_go_yaml({"s": "a\nb\n", "f": 1234567.5, "g": 1e-05}) == "f: 1.2345675e+06\ng: 1e-05\ns: |\n  a\n  b\n"
 
 
 def test_go_json() -> None:
     # encoding/json: sorted keys, HTML escaping, shortest floats with 'e' outside [1e-6, 1e21)
-    assert scheduler.go_json({"b": [1.0, 0.5, 1e-7, 1e21], "a": "<&>", "c": None}) == (
+    assert goyaml.go_json({"b": [1.0, 0.5, 1e-7, 1e21], "a": "<&>", "c": None}) == (
         '{"a":"\\u003c\\u0026\\u003e","b":[1,0.5,1e-7,1e+21],"c":null}'
     )
 
@@ -527,7 +528,7 @@ json_values = st.recursive(
 @given(st.dictionaries(text, json_values, max_size=5))
 def test_goyaml_round_trip(value: dict[str, Any]) -> None:
     # what the emitter writes reads back as the same JSON values (quoting decisions are consistent)
-    assert scheduler.parse_go_yaml(scheduler.dump_go_yaml(value)) == value
+    assert goyaml.parse_go_yaml(goyaml.dump_go_yaml(value)) == value
 
 
 # -- EPP objects ------------------------------------------------------------------------------------
@@ -577,11 +578,11 @@ def test_legacy_tokenizer_sidecar_gets_the_model_and_uds_config(upstream: Path) 
     # 03 §7.4: model attached to `tokenizer` at /mnt/models/base; precise-prefix scorer pointed at the UDS socket
     config = ("kind: EndpointPickerConfig\nplugins:\n- type: precise-prefix-cache-scorer\n"
               "  parameters:\n    indexerConfig:\n      tokenProcessorConfig:\n        blockSize: 16\n")
-    spec = epp_spec(upstream, config={"inline": scheduler.parse_go_yaml(config)}, annotations={"app.kubernetes.io/version": "0.8.0"})
+    spec = epp_spec(upstream, config={"inline": goyaml.parse_go_yaml(config)}, annotations={"app.kubernetes.io/version": "0.8.0"})
     spec["router"]["scheduler"]["template"]["containers"].append({"name": "tokenizer"})
     calls = []
     dep = scheduler.deployment(make_ctx(spec), None, lambda ctx, pod, *where: calls.append(where))
     assert calls == [("tokenizer", "/mnt/models/base", "spec.router.scheduler.template")]
-    params = scheduler.parse_go_yaml(config_text(main_of(dep)))["plugins"][0]["parameters"]
+    params = goyaml.parse_go_yaml(config_text(main_of(dep)))["plugins"][0]["parameters"]
     assert params["indexerConfig"]["tokenizersPoolConfig"] == {"modelName": "base", "uds": {"socketFile": "/tmp/tokenizer/tokenizer-uds.socket"}}
     assert params["tokenProcessorConfig"] == {"blockSize": 16}

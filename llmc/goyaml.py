@@ -1,0 +1,330 @@
+"""Go's YAML and JSON as the endpoint picker config meets them: sigs.k8s.io/yaml over goyaml.v2, and encoding/json.
+
+Parsing: YAML 1.1 scalars as goyaml.v2 resolves them (y/n/on/off are booleans, timestamps stay
+strings, ints in Go's base-0 syntax), then converted to JSON and back as the API machinery does:
+keys become strings, integral numbers become ints, NaN/Inf make the document unparsable.
+Dumping: goyaml.v2's emitter (a libyaml port, like PyYAML's): keys in goyaml.v2's natural order,
+strings that would read back as another type double-quoted, multi-line strings literal,
+2-space indentation, sequences not indented under their key, lines folded at 80 columns.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import json
+import math
+import re
+import unicodedata
+from decimal import Decimal
+from typing import Any, Callable
+
+import yaml
+
+_STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
+_MERGE = "tag:yaml.org,2002:merge"
+_WORDS: dict[str, tuple[str, Any]] = {}
+for _words, _value in (("y Y yes Yes YES true True TRUE on On ON", True), ("n N no No NO false False FALSE off Off OFF", False)):
+    _WORDS.update({w: (_BOOL, _value) for w in _words.split()})
+_WORDS.update({w: (_NULL, None) for w in ("~", "null", "Null", "NULL")})
+_WORDS[""] = (_NULL, None)
+for _words, _value in ((".nan .NaN .NAN", math.nan), (".inf .Inf .INF +.inf +.Inf +.INF", math.inf), ("-.inf -.Inf -.INF", -math.inf)):
+    _WORDS.update({w: (_FLOAT, _value) for w in _words.split()})
+
+_GO_INT = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})"
+    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?"
+)
+_INT64 = 1 << 63
+
+
+def _go_parse_int(text: str) -> int | None:
+    """strconv.ParseInt(text, 0, 64), falling back to ParseUint for large unsigned values."""
+    match = _GO_INT.fullmatch(text)
+    if match is None:
+        return None
+    sign, body = match.groups()
+    low = body[:2].lower()
+    if low in ("0x", "0o", "0b"):
+        value = int(body[2:], {"0x": 16, "0o": 8, "0b": 2}[low])
+    elif body.startswith("0") and len(body) > 1:
+        value = int(body[1:], 8)
+    else:
+        value = int(body)
+    if sign == "-":
+        value = -value
+    if -_INT64 <= value < _INT64 or (not sign and value < 2 * _INT64):
+        return value
+    return None
+
+
+def go_yaml_resolve(text: str) -> tuple[str, Any]:
+    """goyaml.v2 `resolve` for a plain scalar: (tag, value). Timestamps are reported as strings
+    (decoding into interface{} keeps them so) but still make an emitted string quoted."""
+    if text in _WORDS:
+        return _WORDS[text]
+    first = text[0]
+    if first == ".":
+        if re.fullmatch(r"\.[0-9]+([eE][-+]?[0-9]+)?", text):
+            return _FLOAT, float(text)
+    elif first in "+-0123456789":
+        plain = text.replace("_", "")
+        value = _go_parse_int(plain)
+        if value is not None:
+            return _INT, value
+        if _YAML_FLOAT.fullmatch(plain):
+            return _FLOAT, float(plain)
+    return _STR, text
+
+
+def _reads_as_other_type(text: str) -> bool:
+    """Whether goyaml.v2 quotes this string: it would resolve to another type (a timestamp
+    included), or is a base-60 float."""
+    if go_yaml_resolve(text)[0] != _STR:
+        return True
+    return _is_timestamp(text) or bool(_BASE60_FLOAT.fullmatch(text))
+
+
+def _is_timestamp(text: str) -> bool:
+    """goyaml.v2 parseTimestamp: `2006-1-2`, with `T`/`t` time and zone, or ` ` time without zone."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day = (int(g) for g in match.groups()[:3])
+    clock = [int(g) for g in match.groups()[3:] if g is not None]
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return not clock or (clock[0] < 24 and clock[1] < 60 and clock[2] < 60)
+
+
+class _GoLoader(yaml.SafeLoader):
+    """PyYAML's parser with goyaml.v2's plain-scalar resolution."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:  # noqa: D401 - PyYAML hook
+        if kind is yaml.ScalarNode and implicit[0]:
+            if value == "<<":
+                return _MERGE
+            return go_yaml_resolve(value)[0]
+        return super().resolve(kind, value, implicit)
+
+
+for _tag in (_BOOL, _NULL, _INT, _FLOAT):
+    _GoLoader.add_constructor(_tag, lambda loader, node: go_yaml_resolve(loader.construct_scalar(node))[1])
+
+
+class _Unparsable(Exception):
+    pass
+
+
+def parse_go_yaml(text: str) -> Any:
+    """sigs.k8s.io/yaml.Unmarshal of the first document into JSON values; None when it fails.
+
+    Every call returns a new value; each text is parsed once per run (services share their config text).
+    """
+    return _copy(_parse_go_yaml(text))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_go_yaml(text: str) -> Any:
+    try:
+        loader = _GoLoader(text)
+    except yaml.YAMLError:  # e.g. a character YAML does not allow, seen while reading the stream
+        return None
+    try:
+        if not loader.check_node():
+            return None
+        return _jsonable(loader.construct_document(loader.get_node()))
+    except (yaml.YAMLError, _Unparsable, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+
+
+def _jsonable(value: Any) -> Any:
+    """YAML → JSON → Go values: string keys, integral numbers as ints, no NaN/Inf."""
+    if isinstance(value, dict):
+        return {_json_key(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise _Unparsable()
+        if value.is_integer() and abs(value) < 1e21 and -_INT64 <= int(value) < _INT64:
+            return int(value)
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        return float(value)
+    if value is None or isinstance(value, (str, int)):
+        return value
+    raise _Unparsable()  # explicit !!timestamp, !!binary, !!set ...: not worth reproducing
+
+
+def _json_key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        return format_go_float(key, "g")
+    raise _Unparsable()
+
+
+def format_go_float(value: float, verb: str) -> str:
+    """strconv.FormatFloat(value, verb, -1, 64) for verb 'g', 'f' or 'e' (shortest digits)."""
+    sign, digits, exponent = Decimal(repr(abs(value))).as_tuple()
+    assert isinstance(exponent, int)
+    text = "".join(map(str, digits)).rstrip("0") or "0"
+    point = len(digits) + exponent  # position of the decimal point after the first digit string
+    if text == "0":
+        point = 1
+    neg = "-" if value < 0 or (value == 0 and math.copysign(1, value) < 0) else ""
+    if verb == "g":
+        verb = "e" if point - 1 < -4 or point - 1 >= 6 else "f"
+    if verb == "e":
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        exp = point - 1 if text != "0" else 0
+        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    if point <= 0:
+        return f"{neg}0.{'0' * -point}{text}"
+    if point >= len(text):
+        return f"{neg}{text}{'0' * (point - len(text))}"
+    return f"{neg}{text[:point]}.{text[point:]}"
+
+
+def _go_key_less(a: str, b: str) -> bool:
+    """goyaml.v2 keyList.Less for string keys: letters by code point, non-letters first, digit runs
+    by value (Go's unicode.IsDigit: category Nd, valued as rune - '0')."""
+    digit = lambda c: unicodedata.category(c) == "Nd"  # noqa: E731
+    for i in range(min(len(a), len(b))):
+        ca, cb = a[i], b[i]
+        if ca == cb:
+            continue
+        la, lb = ca.isalpha(), cb.isalpha()
+        if la and lb:
+            return ca < cb
+        if la or lb:
+            return lb
+        an = bn = 0
+        if ca == "0" or cb == "0":
+            j = i - 1
+            while j >= 0 and digit(a[j]):
+                if a[j] != "0":
+                    an = bn = 1
+                    break
+                j -= 1
+        ai = i
+        while ai < len(a) and digit(a[ai]):
+            an = an * 10 + ord(a[ai]) - 48
+            ai += 1
+        bi = i
+        while bi < len(b) and digit(b[bi]):
+            bn = bn * 10 + ord(b[bi]) - 48
+            bi += 1
+        if an != bn:
+            return an < bn
+        if ai != bi:
+            return ai < bi
+        return ca < cb
+    return len(a) < len(b)
+
+
+def _go_sorted_keys(keys: list[str]) -> list[str]:
+    return sorted(keys, key=functools.cmp_to_key(lambda x, y: -1 if _go_key_less(x, y) else (1 if _go_key_less(y, x) else 0)))
+
+
+class _GoDumper(yaml.SafeDumper):
+    """Every scalar is written as a str-tagged node whose style is chosen like goyaml.v2's encoder."""
+
+    yaml_implicit_resolvers: dict = {}
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text else ('"' if _reads_as_other_type(text) else None)
+    return dumper.represent_scalar(_STR, text, style=style)
+
+
+def _represent_plain(text: str) -> Callable[[yaml.SafeDumper, Any], yaml.ScalarNode]:
+    return lambda dumper, _: dumper.represent_scalar(_STR, text)
+
+
+_GoDumper.add_representer(str, _represent_str)
+_GoDumper.add_representer(bool, lambda d, v: d.represent_scalar(_STR, "true" if v else "false"))
+_GoDumper.add_representer(int, lambda d, v: d.represent_scalar(_STR, str(v)))
+_GoDumper.add_representer(float, lambda d, v: d.represent_scalar(_STR, _yaml_float(v)))
+_GoDumper.add_representer(type(None), _represent_plain("null"))
+def _represent_map(dumper: yaml.SafeDumper, value: dict[str, Any]) -> yaml.MappingNode:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", [(k, value[k]) for k in _go_sorted_keys(list(value))])
+
+
+_GoDumper.add_representer(dict, _represent_map)
+_GoDumper.add_multi_representer(dict, _represent_map)  # subclasses, e.g. a config that keeps its raw text
+
+
+def _yaml_float(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    return format_go_float(value, "g")
+
+
+_DUMPED: dict[str, str] = {}
+_DUMPED_MAX = 1024
+
+
+def dump_go_yaml(value: Any) -> str:
+    """sigs.k8s.io/yaml.Marshal of JSON values.
+
+    Remembered by `repr(value)`, which for JSON values tells every type, key order and
+    number apart: services that share a config get its text without a second dump.
+    """
+    key = repr(value)
+    text = _DUMPED.get(key)
+    if text is None:
+        text = yaml.dump(value, Dumper=_GoDumper, default_flow_style=False, allow_unicode=True, width=80, indent=2)
+        if len(_DUMPED) < _DUMPED_MAX:
+            _DUMPED[key] = text
+    return text
+
+
+def go_json(value: Any) -> str:
+    """encoding/json.Marshal: compact, map keys sorted, <>& and U+2028/2029 escaped, Go number format."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != 0 and (abs(value) < 1e-6 or abs(value) >= 1e21):
+            return re.sub(r"e-0(\d)$", r"e-\1", format_go_float(value, "e"))
+        return format_go_float(value, "f")
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+            text = text.replace(char, escape)
+        return text
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{go_json(str(k))}:{go_json(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(go_json(v) for v in value) + "]"
+    raise TypeError(f"not a JSON value: {value!r}")
