@@ -87,8 +87,32 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
                                   namespace=request.namespace)
     from .validate_output import check
 
+    _check_predictor_pods(objects, docs)
     check(objects, request.options.schema_version)
     return IsvcOutput(objects, notes)
+
+
+def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -> None:
+    """The predictor's pod fields went through no CRD schema: check the Deployments' pod specs,
+    and report each error at the InferenceService it came from."""
+    from .schema import check_pod_spec
+
+    services = {(d.namespace or "", d.name): d for d in docs if d.kind == "InferenceService"}
+    errors: list[LlmcError] = []
+    for obj in objects:
+        if obj.get("kind") != "Deployment":
+            continue
+        meta = obj["metadata"]
+        owner = (meta.get("labels") or {}).get("serving.kserve.io/inferenceservice", "")
+        doc = services.get((meta.get("namespace", ""), owner)) or next(
+            (d for (_, name), d in services.items() if name == owner), None)
+        pod = ((obj.get("spec") or {}).get("template") or {}).get("spec") or {}
+        for problem in check_pod_spec(pod, ("spec", "template", "spec")):
+            location = doc.locate(("spec", "predictor")) if doc is not None else None
+            errors.append(LlmcError(f"Deployment {meta.get('namespace')}/{meta['name']}: {problem}", location,
+                                    hint="the predictor's container and pod fields must be valid core/v1 fields"))
+    if errors:
+        raise ErrorList(errors)
 
 
 def compile_request(request: Request) -> list[ServiceOutput]:

@@ -665,6 +665,20 @@ def check_object(obj: dict[str, Any]) -> tuple[list[FieldError], list[Path]]:
     return checker.errors, checker.unknown
 
 
+def check_pod_spec(pod: dict[str, Any], path: Path) -> list[str]:
+    """`path: message` for every schema error of a core/v1 PodSpec (the CRD's `spec.template` schema).
+
+    For pods llmc builds from other inputs (an InferenceService predictor), where no CRD
+    checked the fields on admission.
+    """
+    schema = schema_for("serving.kserve.io/v1alpha2", "LLMInferenceService")["properties"]["spec"]["properties"]["template"]
+    checker = _Checker()
+    checker.node(_admitted(pod, schema), schema, path)
+    found = [f"{api_path(p)}: unknown field" for p in checker.unknown]
+    return found + [err.body() if api_path(err.path) in err.body() else f"{api_path(err.path)}: {err.body()}"
+                    for err in checker.errors]
+
+
 def validate(doc: Document) -> None:
     """Check a document as the API server would on create; raise `ErrorList` with every error.
 

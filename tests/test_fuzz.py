@@ -299,11 +299,7 @@ def outcome(case: Case) -> Outcome:
 #: and not fixed yet: (outcome kind, regular expression on the outcome's detail).
 #: The fuzz test fails on every other bug. Each reproducer test xfails while its
 #: bug is there and passes once it is fixed: then delete both entries.
-KNOWN_BUGS: list[tuple[str, str]] = [
-    # InferenceService: the pod fields are not checked against the CRD schema, the Deployment carries the error
-    ("invalid-output", r"^Deployment \S+-predictor: spec\.template\.spec\.\S+: (Required value|Invalid value: .*: must be "
-                       r"of type|unknown field)"),
-]
+KNOWN_BUGS: list[tuple[str, str]] = []
 
 SERVICE_HEAD = "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\n"
 REPRODUCERS = {
