@@ -41,6 +41,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .errors import LlmcError, Location
+from .jsoncopy import copy_json
 
 KINDS = frozenset(
     {"struct", "pointer", "slice", "map", "string", "int", "uint", "float", "bool",
@@ -1531,10 +1532,3 @@ def strip_nulls(value: Any, t: GoType | None = None) -> Any:
     return value
 
 
-def copy_json(value: Any) -> Any:
-    """A deep copy of plain JSON data (dicts, lists, scalars); much faster than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value

@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import yaml
 
+from .jsoncopy import copy_json
+
 _STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
 _MERGE = "tag:yaml.org,2002:merge"
 _WORDS: dict[str, tuple[str, Any]] = {}
@@ -127,15 +129,9 @@ def parse_go_yaml(text: str) -> Any:
 
     Every call returns a new value; each text is parsed once per run (services share their config text).
     """
-    return _copy(_parse_go_yaml(text))
+    return copy_json(_parse_go_yaml(text))
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 @functools.lru_cache(maxsize=256)

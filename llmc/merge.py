@@ -28,7 +28,8 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import LlmcError
-from .gotypes import GoType, copy_json, is_empty, project, spec_type, zero_json
+from .gotypes import GoType, is_empty, project, spec_type, zero_json
+from .jsoncopy import copy_json
 
 _SET_DEFAULTS_PATHS = (
     ("template",),

@@ -66,7 +66,8 @@ class Resolver:
     _prefix_cache: dict[tuple[tuple[str, str], ...], dict[str, Any]] = field(default_factory=dict)
 
     def resolve(self, service: dict[str, Any], locate=lambda path: None) -> Resolved:
-        from .gotypes import copy_json, project
+        from .gotypes import project
+        from .jsoncopy import copy_json
         from .merge import merge_specs
 
         meta = service["metadata"]
@@ -197,7 +198,8 @@ class Resolver:
         return [PREFIX + n for n in names]
 
     def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str, locate) -> dict[str, Any]:
-        from .gotypes import copy_json, project
+        from .gotypes import project
+        from .jsoncopy import copy_json
         from .render import router
         from .templatedata import render_config
 

@@ -32,6 +32,7 @@ from functools import cache
 from typing import Any, Callable
 
 from .errors import ErrorList, LlmcError
+from .jsoncopy import copy_json
 from .load import Document, Path, go_float_text, go_json_float
 from .resources import data_dir
 
@@ -321,13 +322,6 @@ def _schema_of(obj: dict[str, Any]) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- defaults
 
 
-def copy_json(value: Any) -> Any:
-    """A deep copy of plain JSON data (much faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
 
 
 def _did_you_mean(schema: dict[str, Any] | None, path: Path) -> str | None:

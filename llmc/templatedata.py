@@ -48,6 +48,7 @@ from .gotemplate.values import (
 )
 from . import gotypes
 from .gourl import URLError
+from .jsoncopy import copy_json
 from .gourl import parse as parse_url
 from .quantity import canonical_quantity, quantity_value
 
@@ -388,7 +389,7 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     """
     text = go_json_marshal(config)
     if "{{" not in text:
-        return gotypes.copy_json(config)
+        return copy_json(config)
     data = template_data(service, global_config)
     out = None
     spliced = spliced_config(text)

@@ -24,11 +24,11 @@ import re
 from typing import Any
 
 from .errors import ErrorList, LlmcError, Location
+from .jsoncopy import copy_json
 from .load import Document, Path, format_path
 from .schema import (
     FieldError,
     GoJSON,
-    copy_json,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     forbidden,

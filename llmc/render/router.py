@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from ..errors import LlmcError
 from ..findings import Findings
-from ..gotypes import copy_json
+from ..jsoncopy import copy_json
 from ..goyaml import parse_go_yaml
 from ..names import child_name
 from . import meta, scheduler, tokenizer

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import LlmcError
-from ..gotypes import copy_json
+from ..jsoncopy import copy_json
 from ..goyaml import dump_go_yaml, format_go_float, go_json, parse_go_yaml
 from . import meta
 from .context import RenderContext

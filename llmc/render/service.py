@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..gotypes import copy_json
+from ..jsoncopy import copy_json
 from . import workload
 from .context import RenderContext, Slot
 

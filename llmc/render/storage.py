@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
+from ..jsoncopy import copy_json
 from ..gourl import URLError, normalize, quote
 from ..merge import merge_sorted
 from ..quantity import canonical_quantity
@@ -218,7 +219,7 @@ def merge_container(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, 
     other lists replaced, objects merged), then env entries left with both value and valueFrom
     keep only the kind the overlay set. Nulls in the overlay are dropped, as Go's omitempty would."""
     patch = _drop_nulls(overlay)
-    merged = _merge_object(_copy(base), patch, _MERGE_KEYS)
+    merged = _merge_object(copy_json(base), patch, _MERGE_KEYS)
     overlay_env = {e.get("name"): e for e in patch.get("env") or []}
     for entry in merged.get("env") or []:
         if entry.get("value", "") == "" or entry.get("valueFrom") is None or entry.get("name") not in overlay_env:
@@ -558,12 +559,6 @@ def _drop_nulls(value: Any) -> Any:
     return value
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _merge_object(base: dict[str, Any], patch: dict[str, Any], merge_keys: dict[str, str]) -> dict[str, Any]:
@@ -574,7 +569,7 @@ def _merge_object(base: dict[str, Any], patch: dict[str, Any], merge_keys: dict[
         elif isinstance(current, dict) and isinstance(value, dict):
             base[key] = _merge_object(current, value, {})
         else:
-            base[key] = _copy(value)
+            base[key] = copy_json(value)
     return base
 
 
@@ -584,14 +579,14 @@ def _merge_list(original: list[Any], patch: list[Any], key: str) -> list[Any]:
     item is placed before a patch item only when it came first in the original."""
     if not original and not patch:
         return original
-    merged = [_copy(item) for item in original]
+    merged = [copy_json(item) for item in original]
     for item in patch:
         for i, existing in enumerate(merged):
             if existing.get(key) == item.get(key):
                 merged[i] = _merge_object(existing, item, {})
                 break
         else:
-            merged.append(_copy(item))
+            merged.append(copy_json(item))
     patch_keys = [item.get(key) for item in patch]
     original_keys = [item.get(key) for item in original]
     from_patch = sorted((m for m in merged if m.get(key) in patch_keys), key=lambda m: patch_keys.index(m.get(key)))

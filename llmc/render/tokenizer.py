@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..gotypes import copy_json
+from ..jsoncopy import copy_json
 from . import meta
 from .context import RenderContext
 from .scheduler import (
