@@ -192,6 +192,18 @@ def parse_path(text: str) -> Path:
     return tuple(out)
 
 
+def relocate(err: LlmcError, doc: Document) -> LlmcError:
+    """Give an error raised deep in resolve/render (a field path, no file) the document's file:line:col."""
+    loc = err.location
+    if loc is None:
+        err.location = doc.locate(())
+    elif loc.line is None and loc.file in ("<input>", doc.file):
+        located = doc.locate(parse_path(loc.path))
+        located.path = loc.path or located.path
+        err.location = located
+    return err
+
+
 def check_kind(doc: Document) -> None:
     """Reject objects llmc does not read, with a hint for the near misses."""
     key = (doc.api_version, doc.kind)

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import ErrorList, LlmcError
 from .findings import Finding
-from .load import Document
+from .load import Document, relocate
 from .presets import CONFIG_KIND, ConfigStore, StoredConfig
 from .render.context import RenderOptions
 from .resolve import Behaviour, Resolved, Resolver
@@ -55,24 +55,6 @@ class IsvcOutput:
 
     objects: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-
-
-def compile_everything(request: Request) -> tuple[list[ServiceOutput], IsvcOutput]:
-    """LLMInferenceServices and InferenceServices of the request; every error of both raised together."""
-    errors: list[LlmcError] = []
-    outputs: list[ServiceOutput] = []
-    isvc_output = IsvcOutput()
-    try:
-        outputs = compile_request(request)
-    except ErrorList as errs:
-        errors += errs.errors
-    try:
-        isvc_output = compile_isvc(request)
-    except ErrorList as errs:
-        errors += errs.errors
-    if errors:
-        raise ErrorList(sorted(errors, key=error_order))
-    return outputs, isvc_output
 
 
 def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
@@ -192,9 +174,9 @@ def admit_request(request: Request) -> Admission:
                 validate_config(obj, doc)
             return obj
         except ErrorList as errs:
-            errors.extend(_relocate(e, doc) for e in errs.errors)
+            errors.extend(relocate(e, doc) for e in errs.errors)
         except LlmcError as err:
-            errors.append(_relocate(err, doc))
+            errors.append(relocate(err, doc))
         return None
 
     for doc in request.presets:
@@ -238,9 +220,9 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
         resolved = admission.resolver.resolve(pending.obj(), doc.locate)
         return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster)), []
     except ErrorList as errs:
-        return None, [_relocate(e, doc) for e in errs.errors]
+        return None, [relocate(e, doc) for e in errs.errors]
     except LlmcError as err:
-        return None, [_relocate(err, doc)]
+        return None, [relocate(err, doc)]
 
 
 def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
@@ -293,20 +275,6 @@ def _require_objects(doc: Document) -> None:
         if value is not None and not isinstance(value, dict):
             kind = _JSON_TYPES.get(type(value), "object")
             raise LlmcError(f'Invalid value: "{kind}": {key} in body must be of type object: "{kind}"', doc.locate((key,)))
-
-
-def _relocate(err: LlmcError, doc: Document) -> LlmcError:
-    """Give errors raised deep in resolve/render (a field path, no file) the document's file:line:col."""
-    from .load import parse_path
-
-    loc = err.location
-    if loc is None:
-        err.location = doc.locate(())
-    elif loc.line is None and loc.file in ("<input>", doc.file):
-        located = doc.locate(parse_path(loc.path))
-        located.path = loc.path or located.path
-        err.location = located
-    return err
 
 
 def _with_namespace(obj: dict[str, Any], namespace: str) -> dict[str, Any]:

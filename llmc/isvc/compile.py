@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ErrorList, LlmcError, Location
 from ..kinds import sort_objects
-from ..load import Document, parse_path
+from ..load import Document, relocate
 from ..render.context import RenderOptions
 from . import admission, ingress, shape, storage, workload
 from .config import IsvcConfig
@@ -207,14 +207,3 @@ def owner_reference(isvc: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": ISVC_API_VERSION, "kind": ISVC_KIND, "name": isvc["metadata"]["name"], "uid": uid,
             "controller": True, "blockOwnerDeletion": True}
 
-
-def relocate(err: LlmcError, doc: Document) -> LlmcError:
-    """Give an error with only a field path the document's file:line:col."""
-    loc = err.location
-    if loc is None:
-        err.location = doc.locate(())
-    elif loc.line is None and loc.file in ("<input>", doc.file):
-        located = doc.locate(parse_path(loc.path))
-        located.path = loc.path or located.path
-        err.location = located
-    return err

@@ -355,7 +355,8 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
     """Convert every InferenceService of `documents`, each with the runtime the controller would select
     among `runtimes` and the runtimes of `documents` (which take precedence). Raises ErrorList."""
     from .admission import default_isvc
-    from .compile import ISVC_API_VERSION, ISVC_KIND, Cluster, relocate
+    from ..load import relocate
+    from .compile import ISVC_API_VERSION, ISVC_KIND, Cluster
     from .config import IsvcConfig
 
     services = [d for d in documents if (d.api_version, d.kind) == (ISVC_API_VERSION, ISVC_KIND)]
