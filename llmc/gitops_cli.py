@@ -82,6 +82,14 @@ def _has_warnings(findings) -> bool:
     return any(f.severity == "warning" for f in findings)
 
 
+def _report_findings(outputs, strict: bool) -> None:
+    """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
+    findings = _findings(outputs)
+    _print_findings(findings)
+    if strict and _has_warnings(findings):
+        raise typer.Exit(1)
+
+
 # --------------------------------------------------------------------------- explain
 
 
@@ -152,10 +160,7 @@ def kustomize_plugin(
         _fail(errs.errors, sources)
     except LlmcError as err:
         _fail([err], sources)
-    findings = _findings(outputs)
-    _print_findings(findings)
-    if config.strict and _has_warnings(findings):
-        raise typer.Exit(1)
+    _report_findings(outputs, config.strict)
     sys.stdout.write(to_yaml(ordered_objects(outputs)))
 
 
@@ -262,10 +267,7 @@ def argocd_generate() -> None:
         _fail(errs.errors, sources)
     except LlmcError as err:
         _fail([err], sources)
-    findings = _findings(outputs)
-    _print_findings(findings)
-    if config.strict and _has_warnings(findings):
-        raise typer.Exit(1)
+    _report_findings(outputs, config.strict)
     objects = [*sort_objects(kept), *ordered_objects(outputs)]
     text = to_yaml(objects)
     sys.stderr.write(
@@ -356,10 +358,7 @@ def check(
         _fail(errs.errors, sources)
     except LlmcError as err:
         _fail([err], sources)
-    findings = _findings(outputs)
-    _print_findings(findings)
-    if strict and _has_warnings(findings):
-        raise typer.Exit(1)
+    _report_findings(outputs, strict)
 
 
 def _text(path: str) -> str:
