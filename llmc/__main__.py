@@ -1,5 +1,5 @@
 """`python -m llmc` runs the CLI."""
 
-from .cli import main
+from .main import main
 
 main()

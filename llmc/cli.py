@@ -1,16 +1,15 @@
-"""The `llmc` command line: the only module that touches files, stdout/stderr and the environment."""
+"""The `llmc` commands, their options and help (typer); `llmc.main` is the console script that runs them."""
 
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import sys
 from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
+from .cliutil import build_request, fail
 from .clicoerce import install as _install_plain_coercion
 
 _install_plain_coercion()
@@ -33,44 +32,6 @@ class KServeVersion(str, Enum):
 class Output(str, Enum):
     yaml = "yaml"
     json = "json"
-
-
-def _stderr():
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
-
-
-# What makes rich's Console change plain text on stderr: a colour-forcing variable, or characters it
-# rewrites (emoji codes such as :warning:, tabs it expands, control codes it strips).
-_RICH_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE")
-_RICH_REWRITES = re.compile(r"[\t\x07\x08\x0b\x0c\r]|:\S*:")
-
-
-def _print_findings(findings) -> None:
-    """Findings on stderr, one a line; through rich (colours) only on a terminal or for text rich would rewrite."""
-    from .report import format_finding
-
-    lines = [format_finding(f) for f in findings]
-    try:
-        terminal = sys.stderr.isatty()
-    except ValueError:  # a closed stream
-        terminal = False
-    if not terminal and not any(v in os.environ for v in _RICH_ENV) and not any(map(_RICH_REWRITES.search, lines)):
-        sys.stderr.write("".join(line + "\n" for line in lines))
-        return
-    console = _stderr()
-    for finding, line in zip(findings, lines):
-        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
-        console.print(line, markup=False, style=style, soft_wrap=True)
-
-
-def _fail(errors, sources: dict[str, str]) -> None:
-    from .report import emit_errors
-
-    emit_errors(errors, sources, _stderr())
-    code = max((getattr(e, "exit_code", 1) for e in errors), default=1)
-    raise typer.Exit(code)
 
 
 FilesOpt = Annotated[
@@ -102,242 +63,13 @@ def render(
     validate: Annotated[bool, typer.Option("--validate", help="Check every object against the strict Kubernetes JSON Schemas of --kube-version (default 1.34) and the bundled CRDs (needs the `validate` extra).")] = False,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
-    from .errors import ErrorList, LlmcError
-    from .pipeline import IsvcOutput, admit_request, compile_isvc
+    from .render_command import run
 
-    sources: dict[str, str] = {}
-    if jobs < 0:
-        _fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
-    try:
-        request = _request(
-            filename, presets, preset_set, kserve_config, namespace, system_namespace,
-            owner_references, api_versions, kube_version, dra_api, sources,
-            kserve_version=kserve_version.value if kserve_version else None, runtimes=runtimes,
-            validate=validate,
-        )
-    except ErrorList as errs:
-        _fail(errs.errors, sources)
-    except LlmcError as err:
-        _fail([err], sources)
-
-    # Every document is admitted first; then services are rendered one by one, in output order,
-    # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
-    # errors on stderr and nothing on stdout, never half a stream.
-    errors: list = []
-    findings: list = []
-    collected: list[dict] = []  # --show-only and --output-dir need every object
-    spool = _spool()
-    writer = _StreamWriter(spool, output) if not (show_only or output_dir) else None
-    isvc_docs = None
-    isvc_output = IsvcOutput()
-    try:
-        admission = admit_request(request)
-    except ErrorList as errs:
-        errors += errs.errors
-    else:
-        isvc_docs = admission.isvc_docs
-        _render_all(admission, writer, collected, findings, errors, jobs)
-    try:
-        isvc_output = compile_isvc(request, isvc_docs)
-    except ErrorList as errs:
-        errors += errs.errors
-    if errors:
-        from .pipeline import error_order
-
-        _fail(sorted(errors, key=error_order), sources)
-    findings += isvc_output.findings
-    if writer is not None:
-        writer.add(isvc_output.objects)
-        writer.close()
-    objects = collected + isvc_output.objects
-    if show_only:
-        from .outdir import select
-
-        try:
-            objects = select(objects, show_only)
-        except LlmcError as err:
-            _fail([err], sources)
-    findings.sort()
-    if not quiet and findings:
-        _print_findings(findings)
-    failed = strict and any(f.severity == "warning" for f in findings)
-    if output_dir:
-        if failed:  # never replace the previous output with a failed run's
-            raise typer.Exit(1)
-        from .emit import to_json, to_yaml
-        from .outdir import write_output_dir
-
-        serialize = to_json if output is Output.json else to_yaml
-        try:
-            write_output_dir(objects, output_dir, serialize, ".json" if output is Output.json else ".yaml")
-        except LlmcError as err:
-            _fail([err], sources)
-        return
-    if writer is None:
-        from .emit import to_json, to_yaml
-
-        spool.write((to_json if output is Output.json else to_yaml)(objects))
-    spool.seek(0)
-    shutil.copyfileobj(spool, sys.stdout)
-    sys.stdout.flush()
-    if failed:
-        raise typer.Exit(1)
-
-
-SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
-
-
-def _spool():
-    import tempfile
-
-    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline="")
-
-
-def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
-    """Render every admitted service into `writer` (or `collected`), in output order; errors in input order.
-
-    After the first error nothing more is written, but every service is still rendered for its errors.
-    """
-    import gc
-
-    from .stream import render_stream
-
-    # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
-    # collector need not scan them again and again (nor touch the pages forked workers share).
-    gc.collect()
-    gc.freeze()
-    failed: list = []
-    emit = writer.emit if writer is not None else list
-    try:
-        for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
-            if rendered.errors:
-                failed.append(rendered)
-            elif not failed:
-                if writer is not None:
-                    writer.write(rendered.payload)
-                else:
-                    collected += rendered.payload
-            findings += rendered.findings
-    finally:
-        gc.unfreeze()
-    for rendered in sorted(failed, key=lambda r: r.order):
-        errors += rendered.errors
-
-
-PROGRESS_MIN = 20  # services: below this a run is over before a bar would help
-
-
-def progress(items, total: int, console=None):
-    """`items`, with a transient progress bar on stderr when it is a terminal and the batch is large."""
-    if total < PROGRESS_MIN:
-        return items
-    if console is None:
-        if not sys.stderr.isatty():
-            return items
-        from rich.console import Console
-
-        console = Console(stderr=True)
-    return _with_bar(items, total, console)
-
-
-def _with_bar(items, total: int, console):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn("rendering"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("render", total=total)
-        for item in items:
-            yield item
-            bar.advance(task)
-
-
-class _StreamWriter:
-    """The YAML stream or JSON List on `out`, written service by service (the same text as emit.to_yaml/to_json)."""
-
-    def __init__(self, out, output: Output) -> None:
-        from . import emit
-
-        self.out = out
-        self.json = output is Output.json
-        self.emit = emit.json_items if self.json else emit.to_yaml
-        self.count = 0
-        if self.json:
-            out.write(emit.JSON_HEAD)
-
-    def write(self, payload) -> None:
-        if not self.json:
-            self.out.write(payload)
-            return
-        from .emit import JSON_FIRST, JSON_NEXT
-
-        for item in payload:
-            self.out.write((JSON_NEXT if self.count else JSON_FIRST) + item)
-            self.count += 1
-
-    def add(self, objects: list[dict]) -> None:
-        if objects:
-            self.write(self.emit(objects))
-
-    def close(self) -> None:
-        if self.json:
-            from .emit import json_tail
-
-            self.out.write(json_tail(self.count))
-
-
-def _request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
-             owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None, runtimes=None,
-             validate=False):
-    from .errors import LlmcError
-    from .inputs import builtin_preset_files, read_documents
-    from .pipeline import Request
-    from .presets import DEFAULT_SET
-    from .render.context import Capabilities, RenderOptions
-    from .settings import Settings, settings_from_configmap
-
-    if presets and preset_set:
-        raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
-    if dra_api not in ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"):
-        raise LlmcError(f"unsupported --dra-api {dra_api!r}", hint="use resource.k8s.io/v1, v1beta2 or v1beta1", exit_code=2)
-    inputs = read_documents(filename, sources)
-    if presets:
-        preset_docs = read_documents(presets, sources)
-        set_name = None
-    else:
-        set_name = preset_set or DEFAULT_SET
-        preset_docs = read_documents(list(builtin_preset_files(set_name)), sources)
-    settings = Settings(system_namespace=system_namespace)
-    isvc_inputs = any(d.kind == "InferenceService" for d in inputs)
-    isvc_config = None
-    if kserve_config:
-        docs = read_documents([kserve_config], sources)
-        if len(docs) != 1:
-            raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
-        settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
-        if isvc_inputs:
-            from .isvc.config import IsvcConfig
-
-            isvc_config = IsvcConfig.from_configmap(docs[0].obj, docs[0].file)
-    runtime_docs = []
-    if isvc_inputs:
-        from .isvc.cli import runtime_documents
-
-        runtime_docs = runtime_documents(runtimes, sources)
-    caps = Capabilities()
-    if api_versions:
-        caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
-    elif kube_version:
-        caps = Capabilities(kube_version=kube_version)
-    schema_version = None
-    if validate:
-        from .validate_output import DEFAULT_KUBE_VERSION
-
-        schema_version = kube_version or DEFAULT_KUBE_VERSION
-    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps,
-                            schema_version=schema_version)
-    version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
-    return Request(inputs, preset_docs, settings, options, namespace, version,
-                   isvc_config=isvc_config, runtimes=runtime_docs)
+    run(filename=filename, presets=presets, preset_set=preset_set, kserve_config=kserve_config, namespace=namespace,
+        system_namespace=system_namespace, output=output.value, strict=strict, owner_references=owner_references,
+        api_versions=api_versions, kube_version=kube_version, dra_api=dra_api, quiet=quiet,
+        kserve_version=kserve_version.value if kserve_version else None, output_dir=output_dir,
+        show_only=show_only, runtimes=runtimes, jobs=jobs, validate=validate)
 
 
 class DiffOutput(str, Enum):
@@ -371,7 +103,7 @@ def diff(
         if render_input:
             from .pipeline import compile_request
 
-            request = _request(render_input, presets, preset_set, kserve_config, namespace, "kserve",
+            request = build_request(render_input, presets, preset_set, kserve_config, namespace, "kserve",
                                False, None, None, "resource.k8s.io/v1", sources)
             rendered = [o for out in compile_request(request) for o in out.objects]
             sides.append(("llmc render", rendered))
@@ -380,10 +112,10 @@ def diff(
     except ErrorList as errs:
         for e in errs.errors:
             e.exit_code = 2
-        _fail(errs.errors, sources)
+        fail(errs.errors, sources)
     except LlmcError as err:
         err.exit_code = 2
-        _fail([err], sources)
+        fail([err], sources)
     (left_label, left), (right_label, right) = sides
     report = diff_sets(left, right, tuple(ignore or ()), namespace)
     if output is DiffOutput.json:
@@ -420,13 +152,13 @@ def presets_show(
     try:
         files = builtin_preset_files(set_name)
     except LlmcError as err:
-        _fail([err], {})
+        fail([err], {})
     wanted = name.removeprefix(PREFIX)
     for path in files:
         if os.path.splitext(os.path.basename(path))[0] == wanted:
             sys.stdout.write(read_text(path))
             return
-    _fail([LlmcError(f"no preset {name!r} in set {set_name}", hint="see `llmc presets list`", exit_code=2)], {})
+    fail([LlmcError(f"no preset {name!r} in set {set_name}", hint="see `llmc presets list`", exit_code=2)], {})
 
 
 @app.command()
@@ -435,22 +167,6 @@ def version() -> None:
     from . import __version__
 
     typer.echo(__version__)
-
-
-def main() -> None:
-    """Entry point: never show a traceback for an internal failure unless LLMC_DEBUG is set."""
-    try:
-        app()
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        sys.stderr.write("llmc: interrupted\n")
-        sys.exit(130)
-    except Exception as exc:  # an llmc bug: say so plainly
-        if os.environ.get("LLMC_DEBUG"):
-            raise
-        sys.stderr.write(f"llmc: internal error: {type(exc).__name__}: {exc}\n(set LLMC_DEBUG=1 for details; please report it)\n")
-        sys.exit(3)
 
 
 from . import gitops_cli  # noqa: E402,F401  (registers explain, krm, check, schema, ... on `app`)

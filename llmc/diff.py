@@ -8,8 +8,9 @@ by that name, as Kubernetes' strategic merge does; other lists pair by index.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from .record import field, record
 
 # Kinds without a namespace: a missing namespace there is not defaulted.
 CLUSTER_SCOPED = frozenset(
@@ -23,7 +24,7 @@ CLUSTER_SCOPED = frozenset(
 _MISSING = object()
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class ObjectKey:
     """Identity of an object: API group (not version), kind, namespace, name."""
 
@@ -38,7 +39,7 @@ class ObjectKey:
         return f"{self.kind}{group} {ns}{self.name}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Change:
     """One differing field: `old`/`new` are absent (None with the flag) when the field was added/removed."""
 
@@ -57,7 +58,7 @@ class Change:
         return out
 
 
-@dataclass
+@record
 class Report:
     """All differences between two manifest sets."""
 

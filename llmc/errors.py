@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 
-@dataclass
+@record
 class Location:
     """Where a value sits: file, 1-based line and column, and the field path inside the document."""
 
@@ -55,7 +55,7 @@ class LlmcError(Exception):
         return text
 
 
-@dataclass
+@record
 class ErrorList(Exception):
     """Several input errors found in one pass (e.g. all schema violations of a document)."""
 

@@ -7,7 +7,7 @@ in docs/findings.md; codes are stable once released.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 # code -> title. Ranges: LLMC0xx resolution and presets, LLMC1xx workloads and
 # accelerators, LLMC2xx router and cluster capabilities, LLMC3xx deliberate
@@ -46,7 +46,7 @@ NOTE_PREFIX = "LLMC3"
 NOTE_CODES = frozenset({"LLMC401"})
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Finding:
     """One observation about one service: stable code, message, and the field path it concerns."""
 
@@ -76,7 +76,7 @@ class Finding:
         return f"{self.severity}: {self.code} {self.service}: {self.path}: {self.message}"
 
 
-@dataclass
+@record
 class Findings:
     """Collects findings for one service while it is resolved and rendered."""
 

@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
-from .cli import FilesOpt, KServeVersion, _fail, _print_findings, _request, _stderr, app
+from .cli import FilesOpt, KServeVersion, app
+from .cliutil import build_request, fail, print_findings, stderr_console
 from .krm import RenderConfig
+from .record import replace
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
 PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")]
@@ -63,7 +64,7 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
     versions = [v.value for v in KServeVersion]
     if config.kserve_version is not None and config.kserve_version not in versions:
         raise LlmcError(f"unknown kserveVersion {config.kserve_version!r}", hint=f"one of {', '.join(versions)}", exit_code=2)
-    request = _request(
+    request = build_request(
         list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
         config.namespace, config.system_namespace, config.owner_references,
         list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
@@ -85,7 +86,7 @@ def _has_warnings(findings) -> bool:
 def _report_findings(outputs, strict: bool) -> None:
     """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
     findings = _findings(outputs)
-    _print_findings(findings)
+    print_findings(findings)
     if strict and _has_warnings(findings):
         raise typer.Exit(1)
 
@@ -124,9 +125,9 @@ def explain(
         request, outputs = _compile(config, sources)
         doc = build(outputs, request, state)
     except ErrorList as errs:
-        _fail(errs.errors, sources)
+        fail(errs.errors, sources)
     except LlmcError as err:
-        _fail([err], sources)
+        fail([err], sources)
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if output is ExplainOutput.json else format_text(doc)
     sys.stdout.write(text)
 
@@ -157,9 +158,9 @@ def kustomize_plugin(
         config = parse_config(docs[0].obj, docs[0])
         _, outputs = _compile(config, sources)
     except ErrorList as errs:
-        _fail(errs.errors, sources)
+        fail(errs.errors, sources)
     except LlmcError as err:
-        _fail([err], sources)
+        fail([err], sources)
     _report_findings(outputs, config.strict)
     sys.stdout.write(to_yaml(ordered_objects(outputs)))
 
@@ -191,13 +192,13 @@ def krm() -> None:
     items: list[dict[str, Any]] = []
     api_version = RESOURCE_LIST_APIS[0]
 
-    def fail(errors: list[LlmcError]) -> None:
+    def fail_with_results(errors: list[LlmcError]) -> None:
         by_label = {item_label(i): obj for i, obj in enumerate(items)}
         results = [error_result(e, by_label) for e in errors]
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         from .report import emit_errors
 
-        emit_errors(errors, sources, _stderr())
+        emit_errors(errors, sources, stderr_console())
         raise typer.Exit(1)
 
     try:
@@ -217,9 +218,9 @@ def krm() -> None:
         inputs, kept = partition(item_documents(docs))
         _, outputs = _compile(config, sources, inputs)
     except ErrorList as errs:
-        fail(errs.errors)
+        fail_with_results(errs.errors)
     except LlmcError as err:
-        fail([err])
+        fail_with_results([err])
     findings = _findings(outputs)
     services = {out.key: out.resolved.service for out in outputs}
     results = [finding_result(f, services.get(f.service)) for f in findings]
@@ -264,9 +265,9 @@ def argocd_generate() -> None:
         inputs, kept = partition(docs)
         _, outputs = _compile(replace(config, files=()), sources, inputs)
     except ErrorList as errs:
-        _fail(errs.errors, sources)
+        fail(errs.errors, sources)
     except LlmcError as err:
-        _fail([err], sources)
+        fail([err], sources)
     _report_findings(outputs, config.strict)
     objects = [*sort_objects(kept), *ordered_objects(outputs)]
     text = to_yaml(objects)
@@ -355,9 +356,9 @@ def check(
                               kserve_version=kserve_version.value if kserve_version else None)
         _, outputs = _compile(config, sources, inputs)
     except ErrorList as errs:
-        _fail(errs.errors, sources)
+        fail(errs.errors, sources)
     except LlmcError as err:
-        _fail([err], sources)
+        fail([err], sources)
     _report_findings(outputs, strict)
 
 
@@ -392,7 +393,7 @@ def schema(
             _write_json(Path(single), single_file(crds))
             sys.stderr.write(f"wrote {single}\n")
     except OSError as exc:
-        _fail([LlmcError(f"cannot write schema: {exc.strerror}: {exc.filename}", exit_code=2)], {})
+        fail([LlmcError(f"cannot write schema: {exc.strerror}: {exc.filename}", exit_code=2)], {})
     if single == "-" or (out is None and single is None):
         sys.stdout.write(_json_text(single_file(crds)))
 

@@ -36,12 +36,12 @@ The model is built once per process, on first use.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
 from .errors import LlmcError, Location
 from .jsoncopy import copy_json
+from .record import field, record
 
 KINDS = frozenset(
     {"struct", "pointer", "slice", "map", "string", "int", "uint", "float", "bool",
@@ -1032,7 +1032,7 @@ kserve.TracingSpec
 """
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class GoField:
     """One field of a Go struct: its JSON name ("" when inline), Go name, type and tag options."""
 
@@ -1047,7 +1047,7 @@ class GoField:
         return f"GoField({self.go} {self.type.name} json:{self.json!r})"
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class GoType:
     """A Go type: `kind` in KINDS; `elem` for pointer/slice/map; `fields` for structs.
 
@@ -1104,7 +1104,7 @@ class GoType:
         return hit
 
 
-@dataclass
+@record
 class _Model:
     spec: GoType
     object_meta: GoType

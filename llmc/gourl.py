@@ -13,7 +13,8 @@ checks (a bracketed host is only checked to hold an IPv6 address).
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+
+from .record import record
 
 _HOST, _ZONE, _PATH, _USER, _FRAGMENT = range(5)
 _HEX = b"0123456789ABCDEF"
@@ -23,7 +24,7 @@ class URLError(ValueError):
     """A Go `*url.Error` (`parse "<url>": <reason>`) or one of its inner errors."""
 
 
-@dataclass
+@record
 class URL:
     """The fields of Go's url.URL that String() reads (byte strings, like Go strings)."""
 

@@ -75,3 +75,14 @@ def builtin_preset_files(name: str) -> tuple[str, ...]:
             exit_code=2,
         )
     return tuple(expand([str(folder)]))
+
+
+def runtime_documents(runtimes: list[str] | None, sources: dict[str, str]) -> list[Document]:
+    """`--runtimes` folders/files, which replace the built-in ServingRuntimes and storage containers
+    (presets/runtimes/*.yaml); without it, the built-in ones."""
+    from .resources import data_dir
+
+    if runtimes:
+        return read_documents(runtimes, sources)
+    folder = data_dir("presets") / RUNTIMES_DIR
+    return read_documents(sorted(str(p) for p in folder.glob("*.yaml")), sources)

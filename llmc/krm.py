@@ -18,10 +18,10 @@ and the environment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import LlmcError, Location
+from .record import record
 
 if TYPE_CHECKING:  # kept out of `llmc`'s start-up: the CLI imports this module for every command
     from .findings import Finding
@@ -37,7 +37,7 @@ PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/
 INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderConfig:
     """The options of one render, as `llmc render` flags name them."""
 

@@ -38,7 +38,6 @@ import json
 import math
 import re
 import struct
-from dataclasses import dataclass, field
 from functools import lru_cache
 from sys import intern
 from typing import Any, Callable, Iterator
@@ -54,6 +53,7 @@ from yaml.events import (
 )
 
 from .errors import LlmcError, Location
+from .record import field, record
 
 try:  # libyaml is part of the PyYAML wheels; fall back to the pure parser without it
     from yaml import CSafeLoader as _Loader
@@ -89,7 +89,7 @@ KNOWN_INPUT_KINDS: frozenset[tuple[str, str]] = frozenset(
 )
 
 
-@dataclass
+@record
 class Document:
     """One object read from a file: plain data plus where each value was written."""
 

@@ -7,13 +7,13 @@ so the user sees them all at once and stdout stays empty.
 from __future__ import annotations
 
 import marshal
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import ErrorList, LlmcError
 from .findings import Finding
 from .load import Document, relocate
 from .presets import CONFIG_KIND, ConfigStore, StoredConfig
+from .record import field, record, replace
 from .render.context import RenderOptions
 from .resolve import Behaviour, Resolved, Resolver
 from .settings import Settings
@@ -22,7 +22,7 @@ SERVICE_KIND = "LLMInferenceService"
 CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Request:
     """Everything one run needs; built by the CLI from flags and files."""
 
@@ -36,7 +36,7 @@ class Request:
     runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
 
 
-@dataclass
+@record
 class ServiceOutput:
     """One service: how it was resolved and the objects it yields."""
 
@@ -49,7 +49,7 @@ class ServiceOutput:
         return f"{meta['namespace']}/{meta['name']}"
 
 
-@dataclass
+@record
 class IsvcOutput:
     """The InferenceService path: objects in output order, and findings."""
 
@@ -59,12 +59,14 @@ class IsvcOutput:
 
 def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
     """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents, when known."""
-    from .isvc.compile import INPUT_KINDS, compile
+    from .isvc.kinds import INPUT_KINDS
 
     if docs is None:
         docs = [d for d in request.inputs if (d.api_version, d.kind) in INPUT_KINDS]
     if not any(d.kind == "InferenceService" for d in docs):
         return IsvcOutput()
+    from .isvc.compile import compile
+
     objects, notes = compile(docs, request.runtimes, request.isvc_config, request.options,
                                   namespace=request.namespace)
     from .validate_output import check
@@ -115,7 +117,7 @@ def compile_request(request: Request) -> list[ServiceOutput]:
     return outputs
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PendingService:
     """An admitted service waiting to be rendered."""
 
@@ -128,7 +130,7 @@ class PendingService:
         return marshal.loads(self.packed)
 
 
-@dataclass
+@record
 class Admission:
     """A request after admission (`admit_request`): what rendering needs, services in output order."""
 
@@ -142,7 +144,7 @@ class Admission:
 def admit_request(request: Request) -> Admission:
     """Admit every document as the API server would; raise ErrorList with every error, sorted by position."""
     from .conversion import V1ALPHA1, to_v1alpha2
-    from .isvc.compile import INPUT_KINDS as ISVC_KINDS
+    from .isvc.kinds import INPUT_KINDS as ISVC_KINDS
     from .load import check_kind
     from .schema import apply_defaults, validate
     from .webhook import default_service, validate_config, validate_service

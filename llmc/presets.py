@@ -6,11 +6,11 @@ namespace (reference 01 §2.5), so a user can shadow any preset in their namespa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .errors import LlmcError, Location
+from .record import record
 
 if TYPE_CHECKING:
     from .load import Document
@@ -20,7 +20,7 @@ PREFIX = "kserve-"
 CONFIG_KIND = "LLMInferenceServiceConfig"
 
 
-@dataclass
+@record
 class StoredConfig:
     """One LLMInferenceServiceConfig as the API server would store it (CRD defaults applied)."""
 

@@ -9,19 +9,19 @@ validation of the merged result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ErrorList, LlmcError
 from .findings import Findings
 from .load import Path
 from .presets import PREFIX, ConfigStore, StoredConfig
+from .record import field, record
 from .settings import Settings
 
 DRA_CLASS = "serving.kserve.io/exp-dra-device-class"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Behaviour:
     """Controller version differences that change resolution (reference 01 §7)."""
 
@@ -35,7 +35,7 @@ class Behaviour:
         return cls()
 
 
-@dataclass
+@record
 class Resolved:
     """The outcome of resolution for one service."""
 
@@ -52,7 +52,7 @@ class Resolved:
     layers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Resolver:
     """Resolves services against one config store and one set of cluster settings.
 

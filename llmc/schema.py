@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
 from .errors import ErrorList, LlmcError
 from .jsoncopy import copy_json
 from .load import Document, Path, go_float_text, go_json_float
+from .record import record
 from .resources import data_dir
 
 # --------------------------------------------------------------------------- Go formatting
@@ -114,7 +114,7 @@ def go_value(value: Any) -> str:
     return go_json(value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FieldError:
     """k8s.io/apimachinery `field.Error`: `<field>: <type>[: <value>][: <detail>]`.
 

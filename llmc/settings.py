@@ -7,10 +7,10 @@ Defaults equal the ConfigMap KServe ships (config/configmap/inferenceservice.yam
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import LlmcError, Location
+from .record import field, record, replace
 
 DEFAULT_INGRESS: dict[str, Any] = {
     "enableGatewayApi": False,
@@ -40,7 +40,7 @@ DEFAULT_CREDENTIALS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settings:
     """What the controller knows about the cluster, as far as rendering depends on it."""
 

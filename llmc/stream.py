@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
@@ -28,6 +27,7 @@ from .errors import LlmcError
 from .findings import Finding
 from .kinds import sort_objects
 from .pipeline import Admission, PendingService, render_pending
+from .record import field, record
 
 Emit = Callable[[list[dict[str, Any]]], Any]
 
@@ -35,7 +35,7 @@ BATCH = 8  # services per worker task: small enough to balance, large enough to 
 IN_FLIGHT = 4  # batches per worker submitted ahead of the one being written
 
 
-@dataclass
+@record
 class Rendered:
     """One service's result: `payload` is `emit` of its objects in kind order; None when it failed."""
 

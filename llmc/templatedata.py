@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +50,7 @@ from .gourl import URLError
 from .jsoncopy import copy_json
 from .gourl import parse as parse_url
 from .quantity import canonical_quantity, quantity_value
+from .record import replace
 
 # -- type table -------------------------------------------------------------------
 

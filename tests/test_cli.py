@@ -113,7 +113,7 @@ def test_progress_bar_only_for_large_batches_on_a_terminal():
 
     from rich.console import Console
 
-    from llmc.cli import PROGRESS_MIN, progress
+    from llmc.cliutil import PROGRESS_MIN, progress
 
     small = list(range(PROGRESS_MIN - 1))
     assert progress(small, len(small)) is small  # no bar, the items themselves

@@ -19,7 +19,7 @@ from llmc.load import load_text
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 TLS = ROOT / "golden" / "tls-on"
-LLMC = "from llmc.cli import main; main()"
+LLMC = "from llmc.main import main; main()"
 
 
 def _split_user_config(tmp_path: Path) -> list[Path]:

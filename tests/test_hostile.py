@@ -99,7 +99,7 @@ BOMB = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n  a: &a 
 
 MEASURE = textwrap.dedent("""\
     import contextlib, io, json, sys, time, tracemalloc
-    from llmc.cli import main
+    from llmc.main import main
 
     def run():
         sys.argv = ["llmc", *ARGS]

@@ -51,7 +51,7 @@ class Run:
 def invoke(args: list[str], cwd: Path | None = None, input: str | None = None, env: dict | None = None) -> Run:
     """Run llmc in-process as tests/test_golden.py does.
 
-    An exception escaping the command is what `llmc.cli.main` reports as an
+    An exception escaping the command is what `llmc.main.main` reports as an
     internal error with exit 3; it is returned as such, with its traceback.
     """
     old = os.getcwd()

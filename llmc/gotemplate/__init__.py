@@ -9,9 +9,9 @@ both are `llmc.errors.LlmcError` whose `message` is exactly Go's error text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
+from ..record import record
 from .exec import Limits, TemplateExecError, execute
 from .funcs import BUILTINS, Func
 from .parse import TemplateParseError, Tree, parse_templates
@@ -20,7 +20,7 @@ from .values import Value
 MISSINGKEY_MODES = ("default", "invalid", "zero", "error")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Template:
     """A parsed template set: the named top template plus everything it defines."""
 

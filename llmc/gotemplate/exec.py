@@ -9,9 +9,9 @@ a limit with a clear error.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from ..errors import LlmcError
+from ..record import field, record
 from . import gofmt
 from .funcs import BUILTINS, VALUE, Func, FuncError, call_fn, is_true, truth
 from .nodes import (
@@ -76,7 +76,7 @@ class TemplateExecError(LlmcError):
     """An execution error, `message` worded exactly as Go's (`template: config:1:5: executing ...`)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     template_depth: int = MAX_TEMPLATE_DEPTH
     range_iterations: int = MAX_RANGE_ITERATIONS
@@ -104,7 +104,7 @@ class _Fail(Exception):
         self.message = message
 
 
-@dataclass
+@record
 class _Shared:
     trees: dict[str, Tree]
     funcs: dict[str, Func]

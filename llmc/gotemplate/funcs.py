@@ -9,9 +9,9 @@ and raise `FuncError` where the Go function returns an error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
+from ..record import record
 from . import gofmt
 from .values import (
     ANY,
@@ -42,7 +42,7 @@ class FuncError(Exception):
 VALUE = GoType("reflect.Value", "struct")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Func:
     name: str
     params: tuple[GoType, ...]

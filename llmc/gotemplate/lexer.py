@@ -8,9 +8,9 @@ into the Python string; `byte_pos` converts them to Go's byte offsets for messag
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from enum import IntEnum
 
+from ..record import record
 from .gofmt import quote
 
 
@@ -77,7 +77,7 @@ SPACE_CHARS = " \t\r\n"
 EOF = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Item:
     typ: T
     pos: int

@@ -7,8 +7,7 @@ Go's Node.String() returns, which execution errors quote as `at <...>`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from ..record import field, record
 from .gofmt import quote
 
 
@@ -17,7 +16,7 @@ class Node:
     pos: int
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class ListNode(Node):
     pos: int
     nodes: list[Node] = field(default_factory=list)
@@ -26,7 +25,7 @@ class ListNode(Node):
         return "".join(str(n) for n in self.nodes)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class TextNode(Node):
     pos: int
     text: str
@@ -35,7 +34,7 @@ class TextNode(Node):
         return self.text
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class CommentNode(Node):
     pos: int
     text: str
@@ -44,7 +43,7 @@ class CommentNode(Node):
         return "{{" + self.text + "}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class DotNode(Node):
     pos: int
 
@@ -52,7 +51,7 @@ class DotNode(Node):
         return "."
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class NilNode(Node):
     pos: int
 
@@ -60,7 +59,7 @@ class NilNode(Node):
         return "nil"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class BoolNode(Node):
     pos: int
     value: bool
@@ -69,7 +68,7 @@ class BoolNode(Node):
         return "true" if self.value else "false"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class NumberNode(Node):
     """A number literal stored under every Go type that can represent it, like Go's NumberNode."""
 
@@ -88,7 +87,7 @@ class NumberNode(Node):
         return self.text
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class StringNode(Node):
     pos: int
     quoted: str
@@ -98,7 +97,7 @@ class StringNode(Node):
         return self.quoted
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class IdentifierNode(Node):
     pos: int
     ident: str
@@ -107,7 +106,7 @@ class IdentifierNode(Node):
         return self.ident
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class FieldNode(Node):
     pos: int
     ident: list[str]
@@ -116,7 +115,7 @@ class FieldNode(Node):
         return "".join("." + i for i in self.ident)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class VariableNode(Node):
     pos: int
     ident: list[str]
@@ -125,7 +124,7 @@ class VariableNode(Node):
         return ".".join(self.ident)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class ChainNode(Node):
     pos: int
     node: Node
@@ -136,7 +135,7 @@ class ChainNode(Node):
         return head + "".join("." + f for f in self.fields)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class CommandNode(Node):
     pos: int
     args: list[Node] = field(default_factory=list)
@@ -148,7 +147,7 @@ class CommandNode(Node):
         return " ".join(parts)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class PipeNode(Node):
     pos: int
     line: int
@@ -163,7 +162,7 @@ class PipeNode(Node):
         return out + " | ".join(str(c) for c in self.cmds)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class ActionNode(Node):
     pos: int
     line: int
@@ -173,7 +172,7 @@ class ActionNode(Node):
         return "{{" + str(self.pipe) + "}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class BranchNode(Node):
     """if / range / with: `keyword` names which."""
 
@@ -191,7 +190,7 @@ class BranchNode(Node):
         return out + "{{end}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class BreakNode(Node):
     pos: int
     line: int
@@ -200,7 +199,7 @@ class BreakNode(Node):
         return "{{break}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class ContinueNode(Node):
     pos: int
     line: int
@@ -209,7 +208,7 @@ class ContinueNode(Node):
         return "{{continue}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class TemplateNode(Node):
     pos: int
     line: int
@@ -223,7 +222,7 @@ class TemplateNode(Node):
         return out + "}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class EndNode(Node):
     """{{end}}: returned by the parser to close a list, never kept in the tree."""
 
@@ -233,7 +232,7 @@ class EndNode(Node):
         return "{{end}}"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class ElseNode(Node):
     """{{else}}: returned by the parser to split a branch, never kept in the tree."""
 

@@ -7,10 +7,10 @@ and its error texts (`template: NAME:LINE: unexpected ...`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..errors import LlmcError
+from ..record import field, record
 from . import strconv
 from .gofmt import quote
 from .lexer import Item, Lexer, T
@@ -53,7 +53,7 @@ class _Stop(Exception):
         self.message = message
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Tree:
     """One parsed template: its name, the name of the top-level template it came from, its root list."""
 
@@ -63,7 +63,7 @@ class Tree:
     root: ListNode | None = None
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class _Parser:
     name: str
     parse_name: str

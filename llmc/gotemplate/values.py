@@ -14,8 +14,9 @@ or None (zero struct); `slice` a list or None (nil); `map` a dict or None (nil);
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from ..record import field, record
 
 INT_KINDS = frozenset({"int", "int8", "int16", "int32", "int64"})
 UINT_KINDS = frozenset({"uint", "uint8", "uint16", "uint32", "uint64", "uintptr"})
@@ -27,7 +28,7 @@ _BITS = {"int": 64, "int8": 8, "int16": 16, "int32": 32, "int64": 64}
 _UBITS = {"uint": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64, "uintptr": 64}
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class GoField:
     """One struct field: Go name, JSON key (None: the same JSON object, i.e. `,inline`), type."""
 
@@ -41,7 +42,7 @@ class GoField:
         return self.name[:1].isupper()
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class GoType:
     """A Go type: `name` is what reflect.Type.String() prints (e.g. `*v1alpha2.ParallelismSpec`).
 
@@ -76,7 +77,7 @@ class GoType:
         return cached
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Method:
     """A Go method the model exposes: fixed parameter types, one result, pointer or value receiver."""
 

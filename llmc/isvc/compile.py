@@ -20,16 +20,9 @@ from . import admission, ingress, shape, storage, workload
 from .config import IsvcConfig
 from ..findings import Finding as Note
 from .podspec import build_pod_spec
-from .runtimes import API_VERSION as RUNTIME_API, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Runtime, runtime_from, select_runtime
+from .kinds import INPUT_KINDS, ISVC_API_VERSION, ISVC_KIND, STORAGE_CONTAINER_KIND
+from .runtimes import Runtime, runtime_from, select_runtime
 
-ISVC_API_VERSION = "serving.kserve.io/v1beta1"
-ISVC_KIND = "InferenceService"
-INPUT_KINDS: frozenset[tuple[str, str]] = frozenset({
-    (ISVC_API_VERSION, ISVC_KIND),
-    (RUNTIME_API, SERVING_RUNTIME),
-    (RUNTIME_API, CLUSTER_SERVING_RUNTIME),
-    (storage.API_VERSION, storage.KIND),
-})
 STORAGE_SECRET_ANNOTATION = "serving.kserve.io/storageSecretName"
 _SERVER_DEFAULTS = ("mlserver", "tritonserver", "torchserve")  # SetRuntimeDefaults changes these, llmc does not
 
@@ -45,7 +38,7 @@ class Cluster:
         errors: list[LlmcError] = []
         for doc in docs:
             try:
-                if doc.kind == storage.KIND:
+                if doc.kind == STORAGE_CONTAINER_KIND:
                     sc = storage.storage_container_from(doc)
                     containers[sc.name] = sc
                 else:

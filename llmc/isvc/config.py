@@ -12,11 +12,11 @@ defaults, the storage-initializer quantities checked.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import LlmcError, Location
 from ..quantity import parse_quantity
+from ..record import field, record
 
 STANDARD, KNATIVE, MODELMESH = "Standard", "Knative", "ModelMesh"
 # Deprecated spellings the controller rewrites (constants.LegacyRawDeployment / LegacyServerless).
@@ -35,7 +35,7 @@ DISALLOWED_ANNOTATIONS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class IngressConfig:
     """The `ingress` key, after NewIngressConfig's defaults."""
 
@@ -46,7 +46,7 @@ class IngressConfig:
     disable_ingress_creation: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StorageInitializerConfig:
     """The `storageInitializer` key (types.StorageInitializerConfig), as far as the init container uses it."""
 
@@ -59,7 +59,7 @@ class StorageInitializerConfig:
     ca_bundle_volume_mount_path: str = "/etc/ssl/custom-certs"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class IsvcConfig:
     """The cluster configuration one InferenceService render depends on; defaults are KServe's shipped values."""
 

@@ -25,11 +25,8 @@ Everything else is reported as a finding (LLMC410-LLMC413) and dropped.
 
 from __future__ import annotations
 
-import dataclasses
-
 import copy
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ErrorList, LlmcError, Location
@@ -38,6 +35,7 @@ from . import shape
 from .admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORMAT_ANNOTATION
 from .ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
 from ..findings import Finding as Note
+from ..record import record, replace
 from .placeholders import replace_placeholders
 from .podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
 from .runtimes import Runtime, select_runtime
@@ -79,7 +77,7 @@ _CONVERTED_MODEL = frozenset({"modelFormat", "runtime", "storageUri", "args", *_
 _VALUE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
-@dataclass
+@record
 class _Arg:
     """One flag of the server's command line: where it came from, its name and value."""
 
@@ -356,7 +354,8 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
     among `runtimes` and the runtimes of `documents` (which take precedence). Raises ErrorList."""
     from .admission import default_isvc
     from ..load import relocate
-    from .compile import ISVC_API_VERSION, ISVC_KIND, Cluster
+    from .compile import Cluster
+    from .kinds import ISVC_API_VERSION, ISVC_KIND
     from .config import IsvcConfig
 
     services = [d for d in documents if (d.api_version, d.kind) == (ISVC_API_VERSION, ISVC_KIND)]
@@ -379,7 +378,7 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
             converted, found = convert(doc.obj, selected.doc.obj if selected.doc is not None else {})
             key = f"{isvc['metadata']['namespace']}/{isvc['metadata']['name']}"
             objects.append(converted)
-            notes += [dataclasses.replace(n, service=key) for n in found]
+            notes += [replace(n, service=key) for n in found]
         except LlmcError as err:
             errors.append(relocate(err, doc))
     if errors:

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..errors import LlmcError, Location
 from ..load import Document
+from ..record import field, record
 from . import shape
+from .kinds import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME
 from .podspec import default_port_protocols
 
-API_VERSION = "serving.kserve.io/v1alpha1"
-SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME = "ServingRuntime", "ClusterServingRuntime"
 SERVER_TYPE_ANNOTATION = "serving.kserve.io/server-type"
 
 # constants.ProtocolVersion order (GetProtocolVersionInt); anything else is Unknown.
@@ -41,7 +40,7 @@ _SERVER_TYPE_BY_NAME = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Runtime:
     """One ServingRuntime (namespaced) or ClusterServingRuntime, as the controller reads it."""
 
@@ -138,7 +137,7 @@ def _timestamp(doc: Document) -> float:
                         doc.locate(("metadata", "creationTimestamp"))) from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Selection:
     """The chosen runtime and how: `explicit` when the InferenceService named it."""
 

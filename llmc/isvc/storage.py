@@ -27,11 +27,11 @@ not render them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError
 from ..load import Document
+from ..record import record
 from ..render.storage import merge_container
 from . import shape
 from .config import StorageInitializerConfig
@@ -55,8 +55,6 @@ STORAGE_URI_ENV = "STORAGE_URI"
 HF_DEFAULT_ENV = (("HF_HUB_ENABLE_HF_TRANSFER", "1"), ("HF_XET_HIGH_PERFORMANCE", "1"),
                   ("HF_XET_NUM_CONCURRENT_RANGE_GETS", "8"))
 
-API_VERSION = "serving.kserve.io/v1alpha1"
-KIND = "ClusterStorageContainer"
 
 # utils.SupportedStorageURIPrefixList, in the controller's order (its error message lists them).
 SUPPORTED_PREFIXES = ("gs://", "s3://", "pvc://", "file://", "https://", "http://", "hdfs://", "webhdfs://",
@@ -66,7 +64,7 @@ _HAS_SCHEME = re.compile(r"\w+?://", re.ASCII)
 _GO_INT = re.compile(r"[+-]?[0-9]+")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StorageContainer:
     """A ClusterStorageContainer: its name, spec and the top-level `disabled` flag."""
 
@@ -152,7 +150,7 @@ def is_oci(uri: str) -> bool:
     return uri.startswith("oci://") or (uri.startswith("oci+") and "://" in uri)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Injection:
     """What the webhook did: whether it added the init container."""
 
@@ -249,7 +247,7 @@ def _init_container(args: list[str], config: StorageInitializerConfig) -> dict[s
     }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Mount:
     volume: str
     path: str

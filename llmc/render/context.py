@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..findings import Findings
 from ..names import child_name
+from ..record import field, record
 from ..settings import Settings
 
 PART_OF = "llminferenceservice"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Capabilities:
     """The cluster APIs llmc may assume (like helm's --api-versions / --kube-version)."""
 
@@ -33,7 +33,7 @@ class Capabilities:
         return group_version in self.api_versions
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderOptions:
     """User choices that change the output but not the controller's logic."""
 
@@ -45,7 +45,7 @@ class RenderOptions:
     schema_version: str | None = None
 
 
-@dataclass
+@record
 class RenderContext:
     """One service, resolved: its own object, its merged spec, settings, options, findings.
 
@@ -115,7 +115,7 @@ class RenderContext:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Slot:
     """One pod template of the merged spec and the workload it belongs to.
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
 from ..names import child_name
+from ..record import record
 from .context import RenderContext
 
 DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
@@ -30,7 +30,7 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # Go's int on 64-bit platforms
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DRAConfig:
     """The parsed annotations; `container` None means the first container of each pod."""
 

@@ -16,7 +16,6 @@ the user supplied; without it llmc assumes the referenced objects exist.
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
@@ -25,6 +24,7 @@ from ..findings import Findings
 from ..jsoncopy import copy_json
 from ..goyaml import parse_go_yaml
 from ..names import child_name
+from ..record import field, record
 from . import meta, scheduler, tokenizer
 from .context import RenderContext
 from .scheduler import AttachModel, RawConfig, has_plugin, latency_predictor_enabled, scheduler_config_text
@@ -63,7 +63,7 @@ BACKEND_PORT = 8000
 Key = tuple[str, str]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cluster:
     """Objects known to exist in the cluster, keyed by (namespace, name): Gateways, HTTPRoutes,
     and the gateways' backing Services (for URL discovery). Given, it is taken as complete."""

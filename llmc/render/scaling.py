@@ -9,10 +9,10 @@ and scale on `wva_desired_replicas`. No VariantAutoscaling object is created.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
+from ..record import record
 from . import meta
 from .context import RenderContext
 
@@ -34,7 +34,7 @@ _PROMETHEUS_TYPES: dict[str, type] = {
 _KEDA_FIELDS = ("pollingInterval", "initialCooldownPeriod", "cooldownPeriod", "idleReplicaCount")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Workload:
     """What differs between the main and the prefill actuators."""
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import copy
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import LlmcError
 from ..jsoncopy import copy_json
 from ..goyaml import dump_go_yaml, format_go_float, go_json, parse_go_yaml
+from ..record import record
 from . import meta
 from .context import RenderContext
 from .storage import find_container
@@ -930,7 +930,7 @@ def _set_path(node: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     return node
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class _Version:
     major: int
     minor: int

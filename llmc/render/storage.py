@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LlmcError, Location
@@ -30,6 +29,7 @@ from ..jsoncopy import copy_json
 from ..gourl import URLError, normalize, quote
 from ..merge import merge_sorted
 from ..quantity import canonical_quantity
+from ..record import record
 from .context import RenderContext, Slot
 
 MAIN = "main"
@@ -255,7 +255,7 @@ def _local_cache_uri(ctx: RenderContext, uri: str) -> str:
     return f"pvc://{annotations[LOCAL_MODEL_PVC]}/models/{key}{sub_path}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Target:
     """The container that gets the model, where it expects it, and the pod's field path (for errors)."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.gourl import URLError, normalize, quote
+from llmc.record import replace
 from llmc.render import lora, storage
 from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.settings import Settings

@@ -1,0 +1,134 @@
+"""What every `llmc` command shares, without typer: errors and findings on stderr, the progress bar, the request.
+
+`llmc render` runs from here and `llmc.render_command` without importing typer
+(see `llmc.main`), so nothing in this module may import it; an exit is a plain
+`SystemExit`, which typer passes through unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+
+def stderr_console():
+    """A rich console on stderr (rich is imported only when something is printed through it)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+# What makes rich's Console change plain text on stderr: a colour-forcing variable, or characters it
+# rewrites (emoji codes such as :warning:, tabs it expands, control codes it strips).
+_RICH_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE")
+_RICH_REWRITES = re.compile(r"[\t\x07\x08\x0b\x0c\r]|:\S*:")
+
+
+def print_findings(findings) -> None:
+    """Findings on stderr, one a line; through rich (colours) only on a terminal or for text rich would rewrite."""
+    from .report import format_finding
+
+    lines = [format_finding(f) for f in findings]
+    try:
+        terminal = sys.stderr.isatty()
+    except ValueError:  # a closed stream
+        terminal = False
+    if not terminal and not any(v in os.environ for v in _RICH_ENV) and not any(map(_RICH_REWRITES.search, lines)):
+        sys.stderr.write("".join(line + "\n" for line in lines))
+        return
+    console = stderr_console()
+    for finding, line in zip(findings, lines):
+        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+        console.print(line, markup=False, style=style, soft_wrap=True)
+
+
+def fail(errors, sources: dict[str, str]):
+    """Print `errors` with their source excerpts and exit with the largest of their exit codes."""
+    from .report import emit_errors
+
+    emit_errors(errors, sources, stderr_console())
+    raise SystemExit(max((getattr(e, "exit_code", 1) for e in errors), default=1))
+
+
+PROGRESS_MIN = 20  # services: below this a run is over before a bar would help
+
+
+def progress(items, total: int, console=None):
+    """`items`, with a transient progress bar on stderr when it is a terminal and the batch is large."""
+    if total < PROGRESS_MIN:
+        return items
+    if console is None:
+        if not sys.stderr.isatty():
+            return items
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    return _with_bar(items, total, console)
+
+
+def _with_bar(items, total: int, console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("rendering"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("render", total=total)
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def build_request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
+                  owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None,
+                  runtimes=None, validate=False):
+    """The pipeline's Request from the command line's options: every input file read, nothing admitted yet."""
+    from .errors import LlmcError
+    from .inputs import builtin_preset_files, read_documents
+    from .pipeline import Request
+    from .presets import DEFAULT_SET
+    from .render.context import Capabilities, RenderOptions
+    from .settings import Settings, settings_from_configmap
+
+    if presets and preset_set:
+        raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
+    if dra_api not in ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"):
+        raise LlmcError(f"unsupported --dra-api {dra_api!r}", hint="use resource.k8s.io/v1, v1beta2 or v1beta1", exit_code=2)
+    inputs = read_documents(filename, sources)
+    if presets:
+        preset_docs = read_documents(presets, sources)
+        set_name = None
+    else:
+        set_name = preset_set or DEFAULT_SET
+        preset_docs = read_documents(list(builtin_preset_files(set_name)), sources)
+    settings = Settings(system_namespace=system_namespace)
+    isvc_inputs = any(d.kind == "InferenceService" for d in inputs)
+    isvc_config = None
+    if kserve_config:
+        docs = read_documents([kserve_config], sources)
+        if len(docs) != 1:
+            raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
+        settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
+        if isvc_inputs:
+            from .isvc.config import IsvcConfig
+
+            isvc_config = IsvcConfig.from_configmap(docs[0].obj, docs[0].file)
+    runtime_docs = []
+    if isvc_inputs:
+        from .inputs import runtime_documents
+
+        runtime_docs = runtime_documents(runtimes, sources)
+    caps = Capabilities()
+    if api_versions:
+        caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
+    elif kube_version:
+        caps = Capabilities(kube_version=kube_version)
+    schema_version = None
+    if validate:
+        from .validate_output import DEFAULT_KUBE_VERSION
+
+        schema_version = kube_version or DEFAULT_KUBE_VERSION
+    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps,
+                            schema_version=schema_version)
+    version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
+    return Request(inputs, preset_docs, settings, options, namespace, version,
+                   isvc_config=isvc_config, runtimes=runtime_docs)

@@ -1,0 +1,110 @@
+"""The `llmc` console script: a plain `llmc render` command line runs without typer; anything else goes to typer.
+
+Importing typer and its click costs about as much as rendering a small service, and
+`llmc render` is the command CI and Argo CD start again and again. `render_options`
+parses a render command line only when it can do so exactly as click would: each
+option spelt out as `-f X`, `--filename X` or `--filename=X`, flags alone, every
+value valid for its option. Anything else (help, shell completion, an unknown or
+misspelt option, a stray argument, `--`, a clustered or attached short option, a
+bad value, a missing required option) returns None, and typer parses the command
+line and prints its own help or error. tests/test_main.py checks the option table
+against the typer command and the parses against click's.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import sys
+
+# Every option of `llmc render`: parameter name, option strings, what it takes, default.
+# A kind is "str", "list" (repeatable), "flag", "int", or a tuple of the accepted choices.
+RENDER_OPTIONS: tuple[tuple[str, tuple[str, ...], object, object], ...] = (
+    ("filename", ("-f", "--filename"), "list", None),  # required
+    ("presets", ("--presets",), "list", None),
+    ("preset_set", ("--preset-set",), "str", None),
+    ("kserve_config", ("--kserve-config",), "str", None),
+    ("namespace", ("-n", "--namespace"), "str", "default"),
+    ("system_namespace", ("--system-namespace",), "str", "kserve"),
+    ("output", ("-o", "--output"), ("yaml", "json"), "yaml"),
+    ("strict", ("--strict",), "flag", False),
+    ("owner_references", ("--owner-references",), "flag", False),
+    ("api_versions", ("--api-versions",), "list", None),
+    ("kube_version", ("--kube-version",), "str", None),
+    ("dra_api", ("--dra-api",), "str", "resource.k8s.io/v1"),
+    ("quiet", ("-q", "--quiet"), "flag", False),
+    ("kserve_version", ("--kserve-version",), ("master", "v0.20"), None),
+    ("output_dir", ("--output-dir",), "str", None),
+    ("show_only", ("-s", "--show-only"), "list", None),
+    ("runtimes", ("--runtimes",), "list", None),
+    ("jobs", ("-j", "--jobs"), "int", 1),
+    ("validate", ("--validate",), "flag", False),
+)
+_BY_OPTION = {opt: (name, kind) for name, opts, kind, _ in RENDER_OPTIONS for opt in opts}
+_INT = re.compile(r"-?[0-9]{1,18}")  # what llmc.clicoerce converts itself (larger or odder numbers: typer's)
+
+
+def render_options(argv: list[str], environ) -> dict | None:
+    """`run`'s keyword arguments for `llmc ARGV`, or None when typer must parse the command line."""
+    if argv[:1] != ["render"] or any(k.startswith("_") and k.endswith("_COMPLETE") for k in environ):
+        return None
+    options = {name: default for name, _, _, default in RENDER_OPTIONS}
+    args = iter(argv[1:])
+    for arg in args:
+        opt, eq, attached = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if opt not in _BY_OPTION:
+            return None
+        name, kind = _BY_OPTION[opt]
+        if kind == "flag":
+            if eq:
+                return None
+            options[name] = True
+            continue
+        value = attached if eq else next(args, None)
+        if value is None:
+            return None
+        if kind == "list":
+            options[name] = [*(options[name] or ()), value]
+        elif kind == "int":
+            if not _INT.fullmatch(value):
+                return None
+            options[name] = int(value)
+        elif kind == "str" or value in kind:
+            options[name] = value
+        else:
+            return None
+    return options if options["filename"] else None
+
+
+def main() -> None:
+    """Entry point: never show a traceback for an internal failure unless LLMC_DEBUG is set."""
+    try:
+        options = render_options(sys.argv[1:], os.environ)
+        if options is None:
+            from .cli import app
+
+            app()
+            return
+        from .render_command import run
+
+        try:
+            run(**options)
+        except KeyboardInterrupt:  # what click does with it on typer's path
+            sys.stderr.write("\nAborted!\n")
+            sys.exit(1)
+        except OSError as exc:  # a closed pipe (`llmc render ... | head`): quietly, as click does
+            if exc.errno != errno.EPIPE:
+                raise
+            sys.stdout = sys.stderr = open(os.devnull, "w")
+            sys.exit(1)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.stderr.write("llmc: interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # an llmc bug: say so plainly
+        if os.environ.get("LLMC_DEBUG"):
+            raise
+        sys.stderr.write(f"llmc: internal error: {type(exc).__name__}: {exc}\n(set LLMC_DEBUG=1 for details; please report it)\n")
+        sys.exit(3)

@@ -1,0 +1,174 @@
+"""`llmc render` itself, without typer: options in, the YAML/JSON stream on stdout, findings and errors on stderr.
+
+Both entries call `run`: the typer command in `llmc.cli`, and `llmc.main`'s fast
+path, which parses plain `render` command lines itself so that a one-service
+render does not pay for importing typer.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+from .cliutil import build_request, fail, print_findings, progress
+
+SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
+
+
+def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
+        owner_references, api_versions, kube_version, dra_api, quiet, kserve_version, output_dir, show_only,
+        runtimes, jobs, validate) -> None:
+    """Render the services of `filename` into stdout (or `output_dir`); `output` is "yaml" or "json".
+
+    Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
+    """
+    from .errors import ErrorList, LlmcError
+    from .pipeline import IsvcOutput, admit_request, compile_isvc
+
+    as_json = output == "json"
+    sources: dict[str, str] = {}
+    if jobs < 0:
+        fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
+    try:
+        request = build_request(
+            filename, presets, preset_set, kserve_config, namespace, system_namespace,
+            owner_references, api_versions, kube_version, dra_api, sources,
+            kserve_version=kserve_version, runtimes=runtimes, validate=validate,
+        )
+    except ErrorList as errs:
+        fail(errs.errors, sources)
+    except LlmcError as err:
+        fail([err], sources)
+
+    # Every document is admitted first; then services are rendered one by one, in output order,
+    # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
+    # errors on stderr and nothing on stdout, never half a stream.
+    errors: list = []
+    findings: list = []
+    collected: list[dict] = []  # --show-only and --output-dir need every object
+    spool = _spool()
+    writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
+    isvc_docs = None
+    isvc_output = IsvcOutput()
+    try:
+        admission = admit_request(request)
+    except ErrorList as errs:
+        errors += errs.errors
+    else:
+        isvc_docs = admission.isvc_docs
+        _render_all(admission, writer, collected, findings, errors, jobs)
+    try:
+        isvc_output = compile_isvc(request, isvc_docs)
+    except ErrorList as errs:
+        errors += errs.errors
+    if errors:
+        from .pipeline import error_order
+
+        fail(sorted(errors, key=error_order), sources)
+    findings += isvc_output.findings
+    if writer is not None:
+        writer.add(isvc_output.objects)
+        writer.close()
+    objects = collected + isvc_output.objects
+    if show_only:
+        from .outdir import select
+
+        try:
+            objects = select(objects, show_only)
+        except LlmcError as err:
+            fail([err], sources)
+    findings.sort()
+    if not quiet and findings:
+        print_findings(findings)
+    failed = strict and any(f.severity == "warning" for f in findings)
+    if output_dir:
+        if failed:  # never replace the previous output with a failed run's
+            raise SystemExit(1)
+        from .emit import to_json, to_yaml
+        from .outdir import write_output_dir
+
+        try:
+            write_output_dir(objects, output_dir, to_json if as_json else to_yaml, ".json" if as_json else ".yaml")
+        except LlmcError as err:
+            fail([err], sources)
+        return
+    if writer is None:
+        from .emit import to_json, to_yaml
+
+        spool.write((to_json if as_json else to_yaml)(objects))
+    spool.seek(0)
+    shutil.copyfileobj(spool, sys.stdout)
+    sys.stdout.flush()
+    if failed:
+        raise SystemExit(1)
+
+
+def _spool():
+    import tempfile
+
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline="")
+
+
+def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
+    """Render every admitted service into `writer` (or `collected`), in output order; errors in input order.
+
+    After the first error nothing more is written, but every service is still rendered for its errors.
+    """
+    import gc
+
+    from .stream import render_stream
+
+    # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
+    # collector need not scan them again and again (nor touch the pages forked workers share).
+    gc.collect()
+    gc.freeze()
+    failed: list = []
+    emit = writer.emit if writer is not None else list
+    try:
+        for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
+            if rendered.errors:
+                failed.append(rendered)
+            elif not failed:
+                if writer is not None:
+                    writer.write(rendered.payload)
+                else:
+                    collected += rendered.payload
+            findings += rendered.findings
+    finally:
+        gc.unfreeze()
+    for rendered in sorted(failed, key=lambda r: r.order):
+        errors += rendered.errors
+
+
+class _StreamWriter:
+    """The YAML stream or JSON List on `out`, written service by service (the same text as emit.to_yaml/to_json)."""
+
+    def __init__(self, out, as_json: bool) -> None:
+        from . import emit
+
+        self.out = out
+        self.json = as_json
+        self.emit = emit.json_items if as_json else emit.to_yaml
+        self.count = 0
+        if as_json:
+            out.write(emit.JSON_HEAD)
+
+    def write(self, payload) -> None:
+        if not self.json:
+            self.out.write(payload)
+            return
+        from .emit import JSON_FIRST, JSON_NEXT
+
+        for item in payload:
+            self.out.write((JSON_NEXT if self.count else JSON_FIRST) + item)
+            self.count += 1
+
+    def add(self, objects: list[dict]) -> None:
+        if objects:
+            self.write(self.emit(objects))
+
+    def close(self) -> None:
+        if self.json:
+            from .emit import json_tail
+
+            self.out.write(json_tail(self.count))
