@@ -1,5 +1,5 @@
 """`python -m llmc` runs the CLI."""
 
-from .main import main
+from .main import console
 
-main()
+console()

@@ -94,12 +94,17 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
     if dra_api not in ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"):
         raise LlmcError(f"unsupported --dra-api {dra_api!r}", hint="use resource.k8s.io/v1, v1beta2 or v1beta1", exit_code=2)
     inputs = read_documents(filename, sources)
+    admitted_presets = None
     if presets:
         preset_docs = read_documents(presets, sources)
         set_name = None
     else:
+        from .snapshot import admitted_builtin
+
         set_name = preset_set or DEFAULT_SET
-        preset_docs = read_documents(list(builtin_preset_files(set_name)), sources)
+        files = builtin_preset_files(set_name)
+        admitted_presets = admitted_builtin(set_name, files, system_namespace, sources)
+        preset_docs = read_documents(list(files), sources) if admitted_presets is None else []
     settings = Settings(system_namespace=system_namespace)
     isvc_inputs = any(d.kind == "InferenceService" for d in inputs)
     isvc_config = None
@@ -131,4 +136,4 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
                             schema_version=schema_version)
     version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, namespace, version,
-                   isvc_config=isvc_config, runtimes=runtime_docs)
+                   isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [])

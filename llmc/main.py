@@ -14,6 +14,7 @@ against the typer command and the parses against click's.
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import re
 import sys
@@ -86,6 +87,9 @@ def main() -> None:
 
             app()
             return
+        # Start-up allocates much and frees little: the cyclic collector's passes over it are wasted.
+        # render_command turns it back on for large batches.
+        gc.disable()
         from .render_command import run
 
         try:
@@ -98,6 +102,8 @@ def main() -> None:
                 raise
             sys.stdout = sys.stderr = open(os.devnull, "w")
             sys.exit(1)
+        finally:
+            gc.enable()
     except SystemExit:
         raise
     except KeyboardInterrupt:
@@ -108,3 +114,32 @@ def main() -> None:
             raise
         sys.stderr.write(f"llmc: internal error: {type(exc).__name__}: {exc}\n(set LLMC_DEBUG=1 for details; please report it)\n")
         sys.exit(3)
+
+
+def console() -> None:
+    """The console script: `main`, then leave without the interpreter's teardown.
+
+    Tearing down the interpreter frees every object of the run one by one (module
+    dictionaries, presets, CRD schemas) and runs a last full collection: about 20 ms,
+    a sixth of a one-service render, for memory the operating system takes back at
+    once. Once stdout and stderr are flushed nothing is left to do, so the process
+    ends with `os._exit`. llmc registers no atexit handlers, and its workers (-j) and
+    temporary files are closed by the time `main` returns.
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if code is not None and not isinstance(code, int):  # what the interpreter does with sys.exit("text")
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        code = code or 1
+    os._exit(code or 0)
+

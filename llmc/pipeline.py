@@ -34,6 +34,8 @@ class Request:
     kserve_version: str = "master"  # whose controller behaviour to reproduce: master or v0.20
     isvc_config: Any = None  # llmc.isvc.IsvcConfig for InferenceService inputs (None: KServe's shipped values)
     runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
+    # A built-in set's configs as admission stores them (llmc.snapshot), admitted before `presets`
+    admitted_presets: list[StoredConfig] = field(default_factory=list)
 
 
 @record
@@ -152,7 +154,7 @@ def admit_request(request: Request) -> Admission:
     errors: list[LlmcError] = []
     services: list[PendingService] = []
     isvc_docs: list[Document] = []
-    configs: list[StoredConfig] = []
+    configs: list[StoredConfig] = list(request.admitted_presets)
     configmaps: dict[tuple[str, str], dict[str, Any]] = {}
     cluster_state: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
 

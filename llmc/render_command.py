@@ -7,12 +7,12 @@ render does not pay for importing typer.
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 from .cliutil import build_request, fail, print_findings, progress
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
+GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
 
 
 def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
@@ -46,7 +46,7 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     errors: list = []
     findings: list = []
     collected: list[dict] = []  # --show-only and --output-dir need every object
-    spool = _spool()
+    spool = Spool()
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
     isvc_docs = None
     isvc_output = IsvcOutput()
@@ -96,17 +96,46 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
         from .emit import to_json, to_yaml
 
         spool.write((to_json if as_json else to_yaml)(objects))
-    spool.seek(0)
-    shutil.copyfileobj(spool, sys.stdout)
+    spool.copy_to(sys.stdout)
     sys.stdout.flush()
     if failed:
         raise SystemExit(1)
 
 
-def _spool():
-    import tempfile
+class Spool:
+    """Text kept in memory up to `max_bytes` (counted in characters), then in a temporary file.
 
-    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline="")
+    Like tempfile.SpooledTemporaryFile, without importing tempfile (and random, hashlib, shutil) for
+    the small outputs most runs have.
+    """
+
+    def __init__(self, max_bytes: int = SPOOL_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.parts: list[str] = []
+        self.size = 0
+        self.file = None
+
+    def write(self, text: str) -> None:
+        if self.file is not None:
+            self.file.write(text)
+            return
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size > self.max_bytes:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile(mode="w+", encoding="utf-8", newline="")
+            self.file.writelines(self.parts)
+            self.parts = []
+
+    def copy_to(self, out) -> None:
+        """Write everything written so far to `out`."""
+        if self.file is None:
+            out.writelines(self.parts)
+            return
+        self.file.seek(0)
+        while chunk := self.file.read(1 << 20):
+            out.write(chunk)
 
 
 def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
@@ -120,8 +149,12 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
 
     # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
     # collector need not scan them again and again (nor touch the pages forked workers share).
-    gc.collect()
-    gc.freeze()
+    # A small run is over before that pays (llmc.main keeps the collector off for it).
+    batch = len(admission.services) >= GC_SERVICES
+    if batch:
+        gc.collect()
+        gc.freeze()
+        gc.enable()
     failed: list = []
     emit = writer.emit if writer is not None else list
     try:
@@ -135,7 +168,8 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
                     collected += rendered.payload
             findings += rendered.findings
     finally:
-        gc.unfreeze()
+        if batch:
+            gc.unfreeze()
     for rendered in sorted(failed, key=lambda r: r.order):
         errors += rendered.errors
 

@@ -10,7 +10,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 import yaml
 from typer.testing import CliRunner
 

@@ -14,7 +14,7 @@ from typer.main import get_command
 
 from llmc.cli import app
 from llmc.main import RENDER_OPTIONS, render_options
-from llmc.render_command import run
+from llmc.render_command import Spool, run
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
@@ -124,3 +124,16 @@ def test_golden_cases_through_the_fast_path(name: str, monkeypatch: pytest.Monke
 
 def test_most_golden_render_cases_take_the_fast_path() -> None:
     assert len(golden_render_cases()) >= 30
+
+
+@pytest.mark.parametrize("sizes", [[3, 4], [10, 1, 1], [20], [], [0, 0, 7, 30, 2]])
+def test_spool_keeps_what_was_written(sizes: list[int]) -> None:
+    """In memory up to the limit (8 characters here), then in a temporary file; the text is the same."""
+    spool = Spool(max_bytes=8)
+    parts = [chr(ord("a") + i) * n for i, n in enumerate(sizes)]
+    for part in parts:
+        spool.write(part)
+    assert (spool.file is not None) == (sum(sizes) > 8)
+    out = io.StringIO()
+    spool.copy_to(out)
+    assert out.getvalue() == "".join(parts)

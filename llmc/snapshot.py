@@ -1,0 +1,98 @@
+"""The built-in preset sets, admitted ahead of time: what a `.pyc` is to a module, for presets/<set>/.
+
+Reading the eleven YAML files of a set, applying the config CRD's defaults and
+checking them against its schema (840 KB of JSON to load first) is the same work
+on every run, and a sixth of a one-service render. `llmc/snapshots/<set>.marshal`
+holds its result: each file's text, each document as read, and each config as
+admitted (with its defaulted namespace left to fill in). `admitted_builtin` uses
+it only when every file's text is the one it was made from; otherwise, or when
+the snapshot is missing or unreadable, llmc reads and admits the YAML as it
+would any preset file.
+
+A snapshot also depends on llmc's admission code. tests/test_snapshot.py checks
+that each one equals a fresh admission of its set; after changing a preset or the
+admission, run `python -m llmc.snapshot` to write them again.
+"""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import Any
+
+from .load import Document
+from .presets import StoredConfig
+
+FORMAT = 1
+FOLDER = Path(__file__).resolve().parent / "snapshots"
+_DEFAULTED = None  # the namespace slot of a config admitted with the system namespace
+
+
+def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: str,
+                     sources: dict[str, str]) -> list[StoredConfig] | None:
+    """The configs of built-in set `set_name` (its `files`) as admission would store them, or None.
+
+    `sources` receives each file's text, as `read_documents` would give it.
+    """
+    try:
+        data = marshal.loads((FOLDER / f"{set_name}.marshal").read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    names = [Path(f).name for f in files]
+    if data["files"] != [(name, _read(file)) for name, file in zip(names, files)]:
+        return None
+    texts = dict(data["files"])
+    configs = []
+    for file_index, doc_index, item, raw, admitted, name, namespace in data["configs"]:
+        label = files[file_index]
+        if namespace is _DEFAULTED:
+            namespace = system_namespace
+            admitted["metadata"]["namespace"] = namespace
+        doc = Document(raw, label, doc_index, item=item, source=texts[names[file_index]])
+        configs.append(StoredConfig(name, namespace, admitted, doc))
+    for name, file in zip(names, files):
+        sources[file] = texts[name]
+    return configs
+
+
+def _read(file: str) -> str | None:
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def build(set_name: str) -> dict[str, Any]:
+    """The snapshot of built-in set `set_name`, from its YAML files and llmc's admission."""
+    from .inputs import builtin_preset_files, read_documents
+    from .pipeline import Request, admit_request
+
+    files = builtin_preset_files(set_name)
+    sources: dict[str, str] = {}
+    docs = read_documents(list(files), sources)
+    configs = list(admit_request(Request([], docs)).resolver.store)
+    by_doc = {(c.doc.file, c.doc.index): c for c in configs}
+    entries = []
+    for doc in docs:
+        config = by_doc[(doc.file, doc.index)]
+        defaulted = not (doc.obj.get("metadata") or {}).get("namespace")
+        entries.append((files.index(doc.file), doc.index, doc.item, doc.obj, config.obj, config.name,
+                        _DEFAULTED if defaulted else config.namespace))
+    return {"format": FORMAT, "files": [(Path(f).name, sources[f]) for f in files], "configs": entries}
+
+
+def main() -> None:
+    """Write llmc/snapshots/<set>.marshal for every built-in preset set."""
+    from .inputs import builtin_sets
+
+    FOLDER.mkdir(exist_ok=True)
+    for set_name in builtin_sets():
+        path = FOLDER / f"{set_name}.marshal"
+        path.write_bytes(marshal.dumps(build(set_name)))
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
