@@ -309,7 +309,10 @@ def schema_for(api_version: str, kind: str) -> dict[str, Any] | None:
     name = _SCHEMA_FILES.get((api_version, kind))
     if name is None:
         return None
-    return json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8"))
+    from .snapshot import load_schema
+
+    path = data_dir("schemas") / "crd" / name
+    return load_schema(path) or json.loads(path.read_text(encoding="utf-8"))
 
 
 def _schema_of(obj: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""The built-in preset sets, admitted ahead of time: what a `.pyc` is to a module, for presets/<set>/.
+"""Built-in data prepared ahead of time, as a `.pyc` is for a module: preset sets and CRD schemas.
 
 Reading the eleven YAML files of a set, applying the config CRD's defaults and
 checking them against its schema (840 KB of JSON to load first) is the same work
@@ -9,14 +9,22 @@ it only when every file's text is the one it was made from; otherwise, or when
 the snapshot is missing or unreadable, llmc reads and admits the YAML as it
 would any preset file.
 
-A snapshot also depends on llmc's admission code. tests/test_snapshot.py checks
-that each one equals a fresh admission of its set; after changing a preset or the
-admission, run `python -m llmc.snapshot` to write them again.
+`llmc/snapshots/crd/<schema>.marshal` holds a CRD schema of schemas/crd/ with
+its identical subtrees stored once (the service CRD holds the pod spec schema four
+times): 35 KB that load in a fraction of a millisecond instead of 440 KB of JSON
+that take 5 ms. `load_schema` uses it only when the JSON file is the one it was
+made from (length and CRC-32). Shared subtrees are safe because llmc only reads
+schemas.
+
+A preset snapshot also depends on llmc's admission code. tests/test_snapshot.py
+checks that each snapshot equals what it stands for; after changing a preset, a
+schema or the admission, run `python -m llmc.snapshot` to write them again.
 """
 
 from __future__ import annotations
 
 import marshal
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +65,40 @@ def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: st
     return configs
 
 
+def load_schema(path: Path) -> dict[str, Any] | None:
+    """The JSON Schema in file `path` (schemas/crd/), from its snapshot; None when there is none for that text."""
+    try:
+        data = path.read_bytes()
+        length, crc, schema = marshal.loads((FOLDER / "crd" / f"{path.stem}.marshal").read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return schema if (length, crc) == (len(data), zlib.crc32(data)) else None
+
+
+def shared(value: Any, seen: dict | None = None) -> Any:
+    """`value` (plain JSON data) with equal subtrees made one object, so that marshal stores each once."""
+    return _shared(value, {} if seen is None else seen)[0]
+
+
+def _shared(value: Any, seen: dict) -> tuple[Any, Any]:
+    if isinstance(value, dict):
+        items = [(k, _shared(v, seen)) for k, v in value.items()]
+        key = ("{", tuple((k, sub_key) for k, (_, sub_key) in items))
+        made = seen.get(key)
+        if made is None:
+            made = seen[key] = {k: sub for k, (sub, _) in items}
+    elif isinstance(value, list):
+        items = [_shared(v, seen) for v in value]
+        key = ("[", tuple(sub_key for _, sub_key in items))
+        made = seen.get(key)
+        if made is None:
+            made = seen[key] = [sub for sub, _ in items]
+    else:
+        # True and 1 are equal, and so are 0.0 and -0.0, but they are not the same JSON
+        return value, (type(value), repr(value) if isinstance(value, float) else value)
+    return made, id(made)
+
+
 def _read(file: str) -> str | None:
     try:
         return Path(file).read_text(encoding="utf-8")
@@ -84,13 +126,21 @@ def build(set_name: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Write llmc/snapshots/<set>.marshal for every built-in preset set."""
-    from .inputs import builtin_sets
+    """Write llmc/snapshots/<set>.marshal for every built-in preset set, and crd/<schema>.marshal."""
+    import json
 
-    FOLDER.mkdir(exist_ok=True)
+    from .inputs import builtin_sets
+    from .resources import data_dir
+
+    (FOLDER / "crd").mkdir(parents=True, exist_ok=True)
     for set_name in builtin_sets():
         path = FOLDER / f"{set_name}.marshal"
         path.write_bytes(marshal.dumps(build(set_name)))
+        print(f"wrote {path}")
+    for source in sorted((data_dir("schemas") / "crd").glob("*.json")):
+        data = source.read_bytes()
+        path = FOLDER / "crd" / f"{source.stem}.marshal"
+        path.write_bytes(marshal.dumps((len(data), zlib.crc32(data), shared(json.loads(data)))))
         print(f"wrote {path}")
 
 

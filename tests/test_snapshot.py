@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import marshal
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from test_output_valid import invoke
 
 from llmc import snapshot
@@ -69,3 +74,34 @@ def test_rendering_with_and_without_the_snapshot_is_the_same(monkeypatch: pytest
     without = invoke(["render", "-f", str(EXAMPLE), "--system-namespace", "llm-system"])
     assert with_snapshot.code == without.code == 0
     assert (with_snapshot.stdout, with_snapshot.stderr) == (without.stdout, without.stderr)
+
+
+SCHEMAS = sorted((ROOT / "schemas" / "crd").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=[p.stem for p in SCHEMAS])
+def test_schema_snapshot_equals_its_json(path: Path) -> None:
+    loaded = snapshot.load_schema(path)
+    assert loaded is not None, UPDATE
+    assert loaded == json.loads(path.read_text()), UPDATE
+
+
+def test_an_edited_schema_is_read_from_its_json(tmp_path: Path) -> None:
+    source = ROOT / "schemas" / "crd" / "llminferenceservice-serving.kserve.io-v1alpha2.json"
+    copy = tmp_path / source.name
+    copy.write_bytes(source.read_bytes())
+    assert snapshot.load_schema(copy) is not None
+    copy.write_text(source.read_text().replace('"integer"', '"number"', 1))
+    assert snapshot.load_schema(copy) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-2, 2) | st.floats(allow_nan=False) | st.sampled_from(["a", "b", ""]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["x", "y", "z"]), inner, max_size=3),
+                    max_leaves=20))
+@example([0.0, -0.0, 1, True, 1.0, {"x": 0.0}, {"x": -0.0}])
+def test_sharing_keeps_the_value(value) -> None:
+    """Equal subtrees become one object; the value, its types and its key order stay the same."""
+    made = marshal.loads(marshal.dumps(snapshot.shared([value, value, copy.deepcopy(value)])))
+    assert json.dumps(made) == json.dumps([value] * 3)
+    assert repr(made) == repr([value] * 3)
