@@ -3,8 +3,9 @@
 Python 3.11's `dataclass` compiles every generated method separately (six
 compilations for a frozen class) and imports `inspect` (with `ast`, `dis` and
 `tokenize`); the ~60 classes a `llmc render` defines before it reads a file cost
-about 25 ms that way, more than rendering a service. `record` compiles one source
-per class and imports nothing.
+about 25 ms that way, more than rendering a service. `record` compiles one
+`__init__` per shape of class, builds the other methods as closures, and imports
+nothing heavy.
 
 It supports what llmc's classes need, with dataclasses' semantics: fields from
 the class's own annotations (no inheritance of fields, no ClassVar or InitVar),
@@ -15,6 +16,9 @@ defines itself left in place. tests/test_record.py compares it with `dataclass`.
 
 from __future__ import annotations
 
+import builtins
+import operator
+import types
 from typing import Any
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
@@ -73,6 +77,8 @@ def _process(cls: type, eq: bool, frozen: bool, order: bool, slots: bool) -> typ
     specs: dict[str, Field] = {}
     seen_default = False
     for name in own.get("__annotations__", {}):
+        if name in _RESERVED:
+            raise TypeError(f"field name {name!r} is reserved by llmc.record")
         value = own.get(name, MISSING)
         spec = value if isinstance(value, Field) else Field(value, MISSING, True, True)
         if isinstance(spec.default, (list, dict, set)):
@@ -93,14 +99,19 @@ def _process(cls: type, eq: bool, frozen: bool, order: bool, slots: bool) -> typ
                 setattr(cls, name, spec.default)
     cls.__record_fields__ = specs
 
-    source, names = _source(cls, specs, eq, frozen and not explicit_hash, frozen, order, slots)
-    scope: dict[str, Any] = {}
-    exec(source, {"__cls__": cls, "__specs__": specs, "MISSING": MISSING, "_FACTORY": _FACTORY,
-                  "FrozenInstanceError": FrozenInstanceError, "_setattr": object.__setattr__}, scope)
-    for name in names:
-        function = scope[name]
+    methods = {"__init__": _init(cls, specs, frozen), "__repr__": _repr(tuple(n for n, f in specs.items() if f.repr))}
+    key = _key(tuple(n for n, f in specs.items() if f.compare))
+    if eq:
+        methods["__eq__"] = _compare(key, "__eq__")
+    if order:
+        methods.update((name, _compare(key, name)) for name in _ORDER)
+    if eq and frozen and not explicit_hash:
+        methods["__hash__"] = _hash(key)
+    if frozen:
+        methods.update(_frozen(cls, tuple(specs), slots))
+    for name, function in methods.items():
         function.__qualname__ = f"{cls.__qualname__}.{name}"
-        if name in ("__setattr__", "__delattr__") or name in _ORDER:
+        if name in _ORDER or name in ("__setattr__", "__delattr__"):
             if name in own:
                 raise TypeError(f"cannot overwrite attribute {name} in class {cls.__name__}")
         elif name in own and name != "__hash__":
@@ -111,59 +122,114 @@ def _process(cls: type, eq: bool, frozen: bool, order: bool, slots: bool) -> typ
     return cls
 
 
-_ORDER = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
+# Names the generated __init__ uses besides the fields (and `self`).
+_RESERVED = frozenset({"self", "_factories", "_FACTORY", "_setattr"})
+_ORDER = {"__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge}
+_TEMPLATES: dict[tuple, types.CodeType] = {}
 
 
-def _source(cls: type, specs: dict[str, Field], eq: bool, hashed: bool, frozen: bool, order: bool,
-            slots: bool) -> tuple[str, list[str]]:
-    """The generated methods' source, and their names."""
+def _init(cls: type, specs: dict[str, Field], frozen: bool):
+    """`__init__` from a template compiled once per shape (frozen or not, each field required, defaulted or
+    made by a factory, `__post_init__` or not), its placeholder names replaced by the fields'.
+
+    Compiling per shape instead of per class, and building the other methods as closures, is what makes a
+    record cheaper to define than a dataclass.
+    """
+    kinds = tuple("f" if f.default_factory is not MISSING else "d" if f.default is not MISSING else "r"
+                  for f in specs.values())
+    shape = (frozen, kinds, "__post_init__" in cls.__dict__)
+    template = _TEMPLATES.get(shape)
+    if template is None:
+        template = _TEMPLATES[shape] = _compile_init(*shape)
+    rename = {f"_f{i}": name for i, name in enumerate(specs)}
+    code = template.replace(
+        co_varnames=tuple(rename.get(n, n) for n in template.co_varnames),
+        co_names=tuple(rename.get(n, n) for n in template.co_names),
+        co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c for c in template.co_consts),
+        co_qualname=f"{cls.__qualname__}.__init__",
+    )
+    scope = {"_factories": tuple(f.default_factory for f in specs.values()), "_FACTORY": _FACTORY,
+             "_setattr": object.__setattr__, "__builtins__": builtins}
+    defaults = tuple(_FACTORY if f.default_factory is not MISSING else f.default
+                     for f in specs.values() if f.default is not MISSING or f.default_factory is not MISSING)
+    return types.FunctionType(code, scope, "__init__", defaults or None)
+
+
+def _compile_init(frozen: bool, kinds: tuple[str, ...], post_init: bool) -> types.CodeType:
     params, body = [], []
-    for name, spec in specs.items():
-        if spec.default_factory is not MISSING:
-            params.append(f"{name}=_FACTORY")
-            value = f"__specs__[{name!r}].default_factory() if {name} is _FACTORY else {name}"
-        elif spec.default is not MISSING:
-            params.append(f"{name}=__specs__[{name!r}].default")
-            value = name
-        else:
-            params.append(name)
-            value = name
+    for i, kind in enumerate(kinds):
+        name = f"_f{i}"
+        params.append(name if kind == "r" else f"{name}=None")
+        value = f"_factories[{i}]() if {name} is _FACTORY else {name}" if kind == "f" else name
         body.append(f"  _setattr(self, {name!r}, {value})" if frozen else f"  self.{name} = {value}")
-    if "__post_init__" in cls.__dict__:
+    if post_init:
         body.append("  self.__post_init__()")
-    lines = [f"def __init__(self, {', '.join(params)}):" if params else "def __init__(self):", *(body or ["  pass"])]
-    shown = ", ".join(f"{name}={{self.{name}!r}}" for name, spec in specs.items() if spec.repr)
-    lines += ["def __repr__(self):", f"  return f'{{self.__class__.__qualname__}}({shown})'"]
-    names = ["__init__", "__repr__"]
-    compared = [name for name, spec in specs.items() if spec.compare]
-    mine = "(" + "".join(f"self.{n}," for n in compared) + ")"
-    theirs = "(" + "".join(f"other.{n}," for n in compared) + ")"
-    if eq:
-        lines += ["def __eq__(self, other):", "  if other.__class__ is self.__class__:",
-                  f"    return {mine} == {theirs}", "  return NotImplemented"]
-        names.append("__eq__")
-    if order:
-        for name, op in _ORDER.items():
-            lines += [f"def {name}(self, other):", "  if other.__class__ is self.__class__:",
-                      f"    return {mine} {op} {theirs}", "  return NotImplemented"]
-            names.append(name)
-    if eq and hashed:
-        lines += ["def __hash__(self):", f"  return hash({mine})"]
-        names.append("__hash__")
-    if frozen:
-        fields_tuple = repr(tuple(specs))
-        for name, verb in (("__setattr__", "assign to"), ("__delattr__", "delete")):
-            args = "self, name, value" if name == "__setattr__" else "self, name"
-            call = f"super(__cls__, self).{name}({args.removeprefix('self, ')})"
-            lines += [f"def {name}({args}):", f"  if type(self) is __cls__ or name in {fields_tuple}:",
-                      f"    raise FrozenInstanceError(f'cannot {verb} field {{name!r}}')", f"  {call}"]
-            names.append(name)
-        if slots:
-            lines += ["def __getstate__(self):", f"  return [getattr(self, n) for n in {fields_tuple}]",
-                      "def __setstate__(self, state):", f"  for n, v in zip({fields_tuple}, state):",
-                      "    _setattr(self, n, v)"]
-            names += ["__getstate__", "__setstate__"]
-    return "\n".join(lines) + "\n", names
+    source = f"def __init__({', '.join(['self', *params])}):\n" + "\n".join(body or ["  pass"]) + "\n"
+    module = compile(source, "<llmc.record>", "exec")
+    return next(c for c in module.co_consts if isinstance(c, types.CodeType))
+
+
+def _key(names: tuple[str, ...]):
+    """The tuple of a record's compared fields, as dataclasses compares and hashes them."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        get = operator.attrgetter(names[0])
+        return lambda obj: (get(obj),)
+    return lambda obj: ()
+
+
+def _repr(names: tuple[str, ...]):
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+def _compare(key, name: str):
+    op = _ORDER.get(name, operator.eq)
+
+    def compare(self, other):
+        if other.__class__ is self.__class__:
+            return op(key(self), key(other))
+        return NotImplemented
+
+    compare.__name__ = name
+    return compare
+
+
+def _hash(key):
+    def __hash__(self) -> int:
+        return hash(key(self))
+
+    return __hash__
+
+
+def _frozen(cls: type, names: tuple[str, ...], slots: bool) -> dict[str, Any]:
+    fields = frozenset(names)
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in fields:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in fields:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    methods: dict[str, Any] = {"__setattr__": __setattr__, "__delattr__": __delattr__}
+    if slots:  # pickle restores slots with setattr, which a frozen record refuses
+        def __getstate__(self):
+            return [getattr(self, n) for n in names]
+
+        def __setstate__(self, state):
+            for n, v in zip(names, state):
+                object.__setattr__(self, n, v)
+
+        methods.update(__getstate__=__getstate__, __setstate__=__setstate__)
+    return methods
 
 
 def _with_slots(cls: type, specs: dict[str, Field]) -> type:
