@@ -49,9 +49,10 @@ def test_plain_coercion_agrees_with_typer(name: str, param) -> None:
 
 def _imported(*argv: str) -> set[str]:
     code = (
-        "import sys, runpy\n"
+        "import sys\n"
         f"sys.argv = ['llmc', *{list(argv)!r}]\n"
-        "try:\n    runpy.run_module('llmc', run_name='__main__')\n"
+        "from llmc.main import main\n"
+        "try:\n    main()\n"
         "except SystemExit:\n    pass\n"
         "sys.stdout.flush()\n"
         "sys.__stderr__.write('\\n'.join(sorted(sys.modules)))\n"
@@ -70,5 +71,6 @@ HEAVY = ("pydantic", "jsonschema", "ruamel.yaml", "rich", "multiprocessing")
 ], ids=["version", "render"])
 def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...], heavy: tuple[str, ...]) -> None:
     modules = _imported(*argv)
+    assert "llmc.main" in modules and ("llmc.render_command" in modules) == (argv[0] == "render")
     for name in heavy:
         assert name not in modules, f"llmc {' '.join(argv)} imports {name}"
