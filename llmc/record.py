@@ -63,11 +63,6 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     return obj.__class__(**changes)
 
 
-def fields(cls_or_obj: Any) -> tuple[str, ...]:
-    """The field names of a record class or instance, in order."""
-    return tuple(cls_or_obj.__record_fields__)
-
-
 def _process(cls: type, eq: bool, frozen: bool, order: bool, slots: bool) -> type:
     if order and not eq:
         raise ValueError("eq must be true if order is true")
