@@ -124,15 +124,15 @@ _TEMPLATES: dict[tuple, types.CodeType] = {}
 
 
 def _init(cls: type, specs: dict[str, Field], frozen: bool):
-    """`__init__` from a template compiled once per shape (frozen or not, each field required, defaulted or
-    made by a factory, `__post_init__` or not), its placeholder names replaced by the fields'.
+    """`__init__` from a template compiled once per shape (frozen or not, which fields a factory makes,
+    `__post_init__` or not), its placeholder names replaced by the fields'.
 
     Compiling per shape instead of per class, and building the other methods as closures, is what makes a
     record cheaper to define than a dataclass.
     """
-    kinds = tuple("f" if f.default_factory is not MISSING else "d" if f.default is not MISSING else "r"
-                  for f in specs.values())
-    shape = (frozen, kinds, "__post_init__" in cls.__dict__)
+    # Which parameters are optional is the function's `__defaults__`, not its code: only factories shape it.
+    factories = tuple(f.default_factory is not MISSING for f in specs.values())
+    shape = (frozen, factories, "__post_init__" in cls.__dict__)
     template = _TEMPLATES.get(shape)
     if template is None:
         template = _TEMPLATES[shape] = _compile_init(*shape)
@@ -150,12 +150,12 @@ def _init(cls: type, specs: dict[str, Field], frozen: bool):
     return types.FunctionType(code, scope, "__init__", defaults or None)
 
 
-def _compile_init(frozen: bool, kinds: tuple[str, ...], post_init: bool) -> types.CodeType:
+def _compile_init(frozen: bool, factories: tuple[bool, ...], post_init: bool) -> types.CodeType:
     params, body = [], []
-    for i, kind in enumerate(kinds):
+    for i, factory in enumerate(factories):
         name = f"_f{i}"
-        params.append(name if kind == "r" else f"{name}=None")
-        value = f"_factories[{i}]() if {name} is _FACTORY else {name}" if kind == "f" else name
+        params.append(name)
+        value = f"_factories[{i}]() if {name} is _FACTORY else {name}" if factory else name
         body.append(f"  _setattr(self, {name!r}, {value})" if frozen else f"  self.{name} = {value}")
     if post_init:
         body.append("  self.__post_init__()")
