@@ -189,8 +189,11 @@ _QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
 _LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
 
 
-def _regex_error(message: str, pattern: str, *examples: str) -> str:
-    shown = "".join(f"'{e}', " if i == len(examples) - 1 else f"'{e}' or " for i, e in enumerate(examples))
+def regex_error(message: str, pattern: str, *examples: str) -> str:
+    """apimachinery `validation.RegexError`, its spacing included: `(e.g. 'a',  or 'b', regex ...)`."""
+    if not examples:
+        return f"{message} (regex used for validation is '{pattern}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
     return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
 
 
@@ -200,7 +203,7 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
     if len(value) > 253:
         errs.append("must be no more than 253 characters")
     if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        errs.append(_regex_error(
+        errs.append(regex_error(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
             "and must start and end with an alphanumeric character",
             r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", "example.com"))
@@ -216,7 +219,7 @@ def dns1123_label_errors(value: str) -> list[str]:
         if _DNS1123_SUBDOMAIN.fullmatch(value):
             errs.append("must not contain dots")
         else:
-            errs.append(_regex_error(
+            errs.append(regex_error(
                 "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
                 "and must start and end with an alphanumeric character",
                 "[a-z0-9]([-a-z0-9]*[a-z0-9])?", "my-name", "123-abc"))
@@ -232,7 +235,7 @@ def qualified_name_errors(value: str) -> list[str]:
     errs: list[str] = []
     parts = value.split("/")
     if len(parts) > 2:
-        return ["a qualified name " + _regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
+        return ["a qualified name " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
                 + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     name = parts[-1]
     if len(parts) == 2:
@@ -245,7 +248,7 @@ def qualified_name_errors(value: str) -> list[str]:
     elif len(name) > 63:
         errs.append("name part must be no more than 63 characters")
     if not _QUALIFIED_NAME.fullmatch(name):
-        errs.append("name part " + _regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
+        errs.append("name part " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
     return errs
 
 
@@ -255,7 +258,7 @@ def label_value_errors(value: str) -> list[str]:
     if len(value) > 63:
         errs.append("must be no more than 63 characters")
     if not _LABEL_VALUE.fullmatch(value):
-        errs.append(_regex_error(
+        errs.append(regex_error(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
             "and must start and end with an alphanumeric character",
             "(" + _QNAME_FMT + ")?", "MyValue", "my_value", "12345"))

@@ -56,6 +56,7 @@ from .schema import (
     dns1123_subdomain_errors,
     label_value_errors,
     qualified_name_errors,
+    regex_error,
     rule_check,
 )
 
@@ -315,7 +316,7 @@ _DNS1035 = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
 _LABEL_NAMES = frozenset({"Service", "LeaderWorkerSet"})
 _RBAC_KINDS = frozenset({"Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"})
 _CLUSTER_SCOPED = frozenset({"ClusterRole", "ClusterRoleBinding", "Namespace", "PriorityClass", "StorageClass"})
-_IANA_SVC_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?")
+_PORT_NAME_CHARSET = re.compile(r"[-a-z0-9]+")
 
 
 def dns1035_label_errors(value: str) -> list[str]:
@@ -324,8 +325,9 @@ def dns1035_label_errors(value: str) -> list[str]:
     if len(value) > 63:
         errs.append("must be no more than 63 characters")
     if not _DNS1035.fullmatch(value):
-        errs.append("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                    "alphabetic character, and end with an alphanumeric character")
+        errs.append(regex_error("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
+                                "with an alphabetic character, and end with an alphanumeric character",
+                                _DNS1035.pattern, "my-name", "abc-123"))
     return errs
 
 
@@ -340,17 +342,18 @@ def _name_errors(kind: str, name: str) -> list[str]:
 
 
 def _port_name_errors(name: str) -> list[str]:
-    """apimachinery `validation.IsValidPortName` (IANA_SVC_NAME)."""
+    """apimachinery `validation.IsValidPortName` (IANA_SVC_NAME), its checks in its order."""
     errs = []
     if len(name) > 15:
         errs.append("must be no more than 15 characters")
-    if not _IANA_SVC_NAME.fullmatch(name):
-        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-), "
-                    "and must start and end with an alpha-numeric character")
+    if not _PORT_NAME_CHARSET.fullmatch(name):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", name):
+        errs.append("must contain at least one letter (a-z)")
     if "--" in name:
         errs.append("must not contain consecutive hyphens")
-    if name and not re.search("[a-z]", name):
-        errs.append("must contain at least one letter (a-z)")
+    if name[:1] == "-" or name[-1:] == "-":
+        errs.append("must not begin or end with a hyphen")
     return errs
 
 

@@ -35,6 +35,7 @@ from .schema import (
     go_json,
     go_quote,
     invalid,
+    regex_error,
     required,
 )
 
@@ -617,8 +618,8 @@ def _kv_cache(path: _Path, kv: dict[str, Any] | None) -> list[FieldError]:
     return errors
 
 
-_PERCENT_MESSAGE = ("a valid percent string must be a numeric string followed by an ending '%' "
-                    "(e.g. '1%' or '93%', regex used for validation is '[0-9]+%')")
+_PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string followed by an ending '%'",
+                               _PERCENT.pattern, "1%", "93%")
 
 
 def _int_or_percent(path: _Path, value: Any) -> list[FieldError]:

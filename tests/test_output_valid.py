@@ -8,6 +8,7 @@ so what is checked is what kubectl would send.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import traceback
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from llmc.validate_output import (
     DEFAULT_KUBE_VERSION,
     available_versions,
     check,
+    dns1035_label_errors,
+    object_errors,
     parse_version,
     skipped,
     validate_objects,
@@ -295,3 +298,41 @@ def test_unsupported_version_is_a_usage_error(text: str) -> None:
 
 def test_bundled_versions_cover_134_to_137() -> None:
     assert {(1, 34), (1, 35), (1, 36), (1, 37)} <= set(available_versions())
+
+
+# apimachinery's messages, word for word (util/validation: IsDNS1035Label, IsValidPortName, RegexError)
+DNS1035 = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+           "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+           "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
+CHARSET, LETTER = "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)", "must contain at least one letter (a-z)"
+HYPHENS, ENDS = "must not contain consecutive hyphens", "must not begin or end with a hyphen"
+
+
+@pytest.mark.parametrize("name,messages", [
+    ("my-svc", []),
+    ("1-starts-with-digit", [DNS1035]),
+    ("x" * 64, ["must be no more than 63 characters"]),
+])
+def test_dns1035_label_messages(name: str, messages: list[str]) -> None:
+    assert dns1035_label_errors(name) == messages
+
+
+@pytest.mark.parametrize("name,messages", [
+    ("http", []),
+    ("h2c-8000", []),
+    ("-http", [ENDS]),
+    ("http-", [ENDS]),
+    ("ht--tp", [HYPHENS]),
+    ("HTTP", [CHARSET, LETTER]),
+    ("8000", [LETTER]),
+    ("much-too-long-name", ["must be no more than 15 characters"]),
+    ("--", [LETTER, HYPHENS, ENDS]),
+])
+def test_port_name_messages(name: str, messages: list[str]) -> None:
+    """The container port checks of every rendered pod (validate_output.check)."""
+    pod = {"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80, "name": name}]}]}
+    labels = {"app": "a"}
+    obj = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "ns"},
+           "spec": {"selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels}, "spec": pod}}}
+    path = ("spec", "template", "spec", "containers", 0, "ports", 0, "name")
+    assert object_errors(obj, None) == sorted((path, f"Invalid value: {json.dumps(name)}: {m}") for m in messages)

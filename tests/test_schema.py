@@ -246,7 +246,7 @@ def test_metadata_labels_and_unknown_metadata_fields():
         'metadata.color: unknown field "metadata.color"',
         "metadata.labels.app: Invalid value: \"a b\": a valid label must be an empty string or consist of "
         "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character "
-        "(e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is "
+        "(e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
         "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ]
 

@@ -26,7 +26,7 @@ DNS_SUBDOMAIN = (
 )
 DNS_LABEL = (
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
-    "with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is "
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
 )
 
@@ -387,7 +387,7 @@ def test_kv_cache_pvc_tiers():
 # --------------------------------------------------------------------------- rollout strategy
 
 
-PERCENT = ("a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%' or '93%', regex used "
+PERCENT = ("a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used "
            "for validation is '[0-9]+%')")
 
 
