@@ -25,7 +25,6 @@ beyond int-or-string, `status` (ignored on create).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from typing import Any, Callable
@@ -206,7 +205,7 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
         errs.append(regex_error(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
             "and must start and end with an alphanumeric character",
-            r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", "example.com"))
+            _DNS1123_SUBDOMAIN.pattern, "example.com"))
     return errs
 
 
@@ -222,12 +221,12 @@ def dns1123_label_errors(value: str) -> list[str]:
             errs.append(regex_error(
                 "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
                 "and must start and end with an alphanumeric character",
-                "[a-z0-9]([-a-z0-9]*[a-z0-9])?", "my-name", "123-abc"))
+                _DNS1123_LABEL.pattern, "my-name", "123-abc"))
     return errs
 
 
 _QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-_QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_QNAME_FMT = _QUALIFIED_NAME.pattern
 
 
 def qualified_name_errors(value: str) -> list[str]:
@@ -261,7 +260,7 @@ def label_value_errors(value: str) -> list[str]:
         errs.append(regex_error(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
             "and must start and end with an alphanumeric character",
-            "(" + _QNAME_FMT + ")?", "MyValue", "my_value", "12345"))
+            _LABEL_VALUE.pattern, "MyValue", "my_value", "12345"))
     return errs
 
 
@@ -312,10 +311,9 @@ def schema_for(api_version: str, kind: str) -> dict[str, Any] | None:
     name = _SCHEMA_FILES.get((api_version, kind))
     if name is None:
         return None
-    from .snapshot import load_schema
+    from .snapshot import read_schema
 
-    path = data_dir("schemas") / "crd" / name
-    return load_schema(path) or json.loads(path.read_text(encoding="utf-8"))
+    return read_schema(data_dir("schemas") / "crd" / name)
 
 
 def _schema_of(obj: dict[str, Any]) -> dict[str, Any] | None:
