@@ -598,24 +598,24 @@ def _kv_cache(path: _Path, kv: dict[str, Any] | None) -> list[FieldError]:
         if fs is None:
             errors.append(_required(fs_path, "only fileSystem tiers are supported; fileSystem must be set"))
             continue
-        backends = [k for k in ("emptyDir", "pvc") if _obj(fs, k) is not None]
-        if not backends:
-            errors.append(_required(fs_path, "exactly one of emptyDir or pvc must be set"))
-        elif len(backends) > 1:
-            errors.append(_invalid(fs_path, fs, "exactly one of emptyDir or pvc must be set; multiple are set",
-                                   struct="FileSystemTierSpec"))
-        elif backends == ["pvc"]:
+        if _exactly_one(fs, ("emptyDir", "pvc"), fs_path, "FileSystemTierSpec", errors) == "pvc":
             pvc = fs["pvc"]
             pvc_path = fs_path.child("pvc")
-            kinds = [k for k in ("spec", "ref") if _obj(pvc, k) is not None]
-            if not kinds:
-                errors.append(_required(pvc_path, "exactly one of spec or ref must be set"))
-            elif len(kinds) > 1:
-                errors.append(_invalid(pvc_path, pvc, "exactly one of spec or ref must be set; multiple are set",
-                                       struct="PVCTierSpec"))
-            elif kinds == ["ref"] and not _str(pvc["ref"], "name"):
+            if _exactly_one(pvc, ("spec", "ref"), pvc_path, "PVCTierSpec", errors) == "ref" \
+                    and not _str(pvc["ref"], "name"):
                 errors.append(_required(pvc_path.child("ref", "name"), "name is required"))
     return errors
+
+
+def _exactly_one(obj: Any, keys: tuple[str, str], path: _Path, struct: str, errors: list[FieldError]) -> str | None:
+    """The one of `keys` set in `obj`; else None, with the webhook's error for none or several of them."""
+    present = [k for k in keys if _obj(obj, k) is not None]
+    if len(present) == 1:
+        return present[0]
+    rule = f"exactly one of {keys[0]} or {keys[1]} must be set"
+    errors.append(_required(path, rule) if not present else
+                  _invalid(path, obj, rule + "; multiple are set", struct=struct))
+    return None
 
 
 _PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string followed by an ending '%'",
