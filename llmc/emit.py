@@ -139,15 +139,20 @@ def _str_key(key: Any, under: str | None) -> str:
     return key
 
 
+def _unordered(value: dict[str, Any], key: str | None, parent: str | None) -> bool:
+    """Whether the map `value` (under `key`, itself under `parent`) is written with sorted keys."""
+    return (
+        key in _STRING_MAPS
+        or (key == "selector" and all(type(v) is str for v in value.values()))
+        or (parent == "resources" and key in _RESOURCE_LISTS)
+    )
+
+
 def _walk(value: Any, key: str | None, parent: str | None) -> Any:
     """Copy ``value`` (found under ``key``, itself under ``parent``), sorting unordered maps."""
     kind = type(value)
     if kind is dict:
-        if (
-            key in _STRING_MAPS
-            or (key == "selector" and all(type(v) is str for v in value.values()))
-            or (parent == "resources" and key in _RESOURCE_LISTS)
-        ):
+        if _unordered(value, key, parent):
             return _sorted_map(value, key)
         return {_str_key(k, key): _walk(v, k, key) for k, v in value.items()}
     if kind is list:
@@ -308,11 +313,7 @@ def _value_node(value: Any, key: str | None, parent: str | None) -> Node:
     if kind is str:
         return ScalarNode(_STR, value, None, None, _style(value))
     if kind is dict:
-        if (
-            key in _STRING_MAPS
-            or (key == "selector" and all(type(v) is str for v in value.values()))
-            or (parent == "resources" and key in _RESOURCE_LISTS)
-        ):
+        if _unordered(value, key, parent):
             return _sorted_node(value, key)
         return MappingNode(_MAP, [(_key_node(_str_key(k, key)), _value_node(v, k, key)) for k, v in value.items()],
                            None, None, False)
