@@ -540,6 +540,17 @@ class Printer:
             self.fmt_string(v, text, verb)
         return True
 
+    def print_verb(self, v: Value | None, verb: str) -> None:
+        """One verb of doPrintf: %v and %w take the # and + flags as their own; %w is Errorf's alone."""
+        f = self.f
+        if verb in "vw":
+            f.sharp_v, f.sharp = f.sharp, False
+            f.plus_v, f.plus = f.plus, False
+        if verb == "w":
+            self.bad_verb(v, verb)
+        else:
+            self.print_arg(v, verb)
+
     def print_arg(self, v: Value | None, verb: str) -> None:
         if v is None:
             if verb in "Tv":
@@ -774,13 +785,7 @@ def sprintf(fmt: str, args: list[Value | None]) -> str:
                 f.space = True
             else:
                 if "a" <= c <= "z" and argn < len(args):
-                    if c in "vw":
-                        f.sharp_v, f.sharp = f.sharp, False
-                        f.plus_v, f.plus = f.plus, False
-                    if c == "w":
-                        p.bad_verb(args[argn], c)
-                    else:
-                        p.print_arg(args[argn], c)
+                    p.print_verb(args[argn], c)
                     argn += 1
                     i += 1
                     simple_done = True
@@ -843,13 +848,7 @@ def sprintf(fmt: str, args: list[Value | None]) -> str:
         elif argn >= len(args):
             p.buf.append("%!" + verb + "(MISSING)")
         else:
-            if verb in "vw":
-                f.sharp_v, f.sharp = f.sharp, False
-                f.plus_v, f.plus = f.plus, False
-            if verb == "w":
-                p.bad_verb(args[argn], verb)
-            else:
-                p.print_arg(args[argn], verb)
+            p.print_verb(args[argn], verb)
             argn += 1
 
     if not reordered and argn < len(args):

@@ -413,18 +413,7 @@ class Lexer:
         return self.input.startswith(RIGHT, self.pos)
 
     def lex_char(self):
-        while True:
-            r = self.next()
-            if r == "\\":
-                r2 = self.next()
-                if r2 != EOF and r2 != "\n":
-                    continue
-                return self.errorf("unterminated character constant")
-            if r == EOF or r == "\n":
-                return self.errorf("unterminated character constant")
-            if r == "'":
-                break
-        return self.emit(T.CHAR_CONSTANT)
+        return self._lex_escaped("'", "unterminated character constant", T.CHAR_CONSTANT)
 
     def lex_number(self):
         if not self.scan_number():
@@ -462,18 +451,21 @@ class Lexer:
         return True
 
     def lex_quote(self):
+        return self._lex_escaped('"', "unterminated quoted string", T.STRING)
+
+    def _lex_escaped(self, close: str, unterminated: str, typ: T):
+        """Go's lexChar and lexQuote: up to `close`, backslash escapes skipped, on one line."""
         while True:
             r = self.next()
             if r == "\\":
                 r2 = self.next()
                 if r2 != EOF and r2 != "\n":
                     continue
-                return self.errorf("unterminated quoted string")
+                return self.errorf(unterminated)
             if r == EOF or r == "\n":
-                return self.errorf("unterminated quoted string")
-            if r == '"':
-                break
-        return self.emit(T.STRING)
+                return self.errorf(unterminated)
+            if r == close:
+                return self.emit(typ)
 
     def lex_raw_quote(self):
         while True:
