@@ -130,39 +130,32 @@ ANY = GoType("interface {}", "interface")
 BASIC = {t.name: t for t in (BOOL, INT, INT8, INT16, INT32, INT64, UINT, UINT8, UINT16, UINT32, UINT64,
                              UINTPTR, FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, STRING)}
 
-_PTR_CACHE: dict[int, GoType] = {}
-_SLICE_CACHE: dict[int, GoType] = {}
-_MAP_CACHE: dict[tuple[int, int], GoType] = {}
+# (kind, id(elem), id(key)) -> the one type made of them, as Go has one *T per T. A made type
+# refers to its elem and key, so the ids in the keys stay those of live objects.
+_MADE: dict[tuple[str, int, int], GoType] = {}
+
+
+def _made(kind: str, elem: GoType, key: GoType | None = None) -> GoType:
+    cache_key = (kind, id(elem), id(key))
+    t = _MADE.get(cache_key)
+    if t is None:
+        prefix = "*" if kind == "ptr" else "[]" if kind == "slice" else f"map[{key.name}]"  # type: ignore[union-attr]
+        t = _MADE[cache_key] = GoType(prefix + elem.name, kind, elem=elem, key=key)
+    return t
 
 
 def ptr_to(t: GoType) -> GoType:
-    p = _PTR_CACHE.get(id(t))
-    if p is None:
-        p = GoType("*" + t.name, "ptr", elem=t)
-        _PTR_CACHE[id(t)] = p
-        _KEEP.append(t)
-    return p
+    return _made("ptr", t)
 
 
 def slice_of(t: GoType) -> GoType:
-    s = _SLICE_CACHE.get(id(t))
-    if s is None:
-        s = GoType("[]" + t.name, "slice", elem=t)
-        _SLICE_CACHE[id(t)] = s
-        _KEEP.append(t)
-    return s
+    return _made("slice", t)
 
 
 def map_of(k: GoType, v: GoType) -> GoType:
-    m = _MAP_CACHE.get((id(k), id(v)))
-    if m is None:
-        m = GoType(f"map[{k.name}]{v.name}", "map", elem=v, key=k)
-        _MAP_CACHE[(id(k), id(v))] = m
-        _KEEP.extend((k, v))
-    return m
+    return _made("map", v, k)
 
 
-_KEEP: list[GoType] = []  # keeps cached ids valid
 MAP_ANY = map_of(STRING, ANY)
 SLICE_ANY = slice_of(ANY)
 BYTES = slice_of(UINT8)
