@@ -326,28 +326,19 @@ def eval_args(args: tuple[Value | None, ...]) -> str:
     return gofmt.sprint([_printable(indirect_interface(a)) for a in args])
 
 
+_HTML_ESCAPES = {"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_JS_ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "=": "\\u003D"}
+
+
 def html_escape(s: str) -> str:
-    table = {"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
-    return "".join(table.get(c, c) for c in s)
+    return "".join(_HTML_ESCAPES.get(c, c) for c in s)
 
 
 def js_escape(s: str) -> str:
     out = []
     for c in s:
-        if c == "\\":
-            out.append("\\\\")
-        elif c == "'":
-            out.append("\\'")
-        elif c == '"':
-            out.append('\\"')
-        elif c == "<":
-            out.append("\\u003C")
-        elif c == ">":
-            out.append("\\u003E")
-        elif c == "&":
-            out.append("\\u0026")
-        elif c == "=":
-            out.append("\\u003D")
+        if c in _JS_ESCAPES:
+            out.append(_JS_ESCAPES[c])
         elif ord(c) < 0x20:
             out.append(f"\\u00{ord(c):02X}")
         elif ord(c) < 0x80 or gofmt.is_print(c):
