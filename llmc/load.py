@@ -53,6 +53,7 @@ from yaml.events import (
 )
 
 from .errors import LlmcError, Location
+from .isvc.kinds import INPUT_KINDS as ISVC_INPUT_KINDS
 from .record import field, record
 
 try:  # libyaml is part of the PyYAML wheels; fall back to the pure parser without it
@@ -76,11 +77,7 @@ KNOWN_INPUT_KINDS: frozenset[tuple[str, str]] = frozenset(
         ("serving.kserve.io/v1alpha1", "LLMInferenceService"),
         ("serving.kserve.io/v1alpha1", "LLMInferenceServiceConfig"),
         ("v1", "ConfigMap"),
-        # InferenceService (v1beta1, Standard mode) and what it needs: llmc.isvc
-        ("serving.kserve.io/v1beta1", "InferenceService"),
-        ("serving.kserve.io/v1alpha1", "ServingRuntime"),
-        ("serving.kserve.io/v1alpha1", "ClusterServingRuntime"),
-        ("serving.kserve.io/v1alpha1", "ClusterStorageContainer"),
+        *ISVC_INPUT_KINDS,  # InferenceService (v1beta1, Standard mode) and what it needs: llmc.isvc
         # cluster state the router checks references against (Gateway refs, route refs, URL discovery)
         ("gateway.networking.k8s.io/v1", "Gateway"),
         ("gateway.networking.k8s.io/v1", "HTTPRoute"),
