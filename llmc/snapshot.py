@@ -12,7 +12,7 @@ would any preset file.
 `llmc/snapshots/crd/<schema>.marshal` holds a CRD schema of schemas/crd/ with
 its identical subtrees stored once (the service CRD holds the pod spec schema four
 times): 35 KB that load in a fraction of a millisecond instead of 440 KB of JSON
-that take 5 ms. `load_schema` uses it only when the JSON file is the one it was
+that take 5 ms. `read_schema` uses it only when the JSON file is the one it was
 made from (length and CRC-32). Shared subtrees are safe because llmc only reads
 schemas.
 
@@ -48,25 +48,30 @@ def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: st
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
-    names = [Path(f).name for f in files]
-    if data["files"] != [(name, _read(file)) for name, file in zip(names, files)]:
+    if data["files"] != [(Path(file).name, _read(file)) for file in files]:
         return None
-    texts = dict(data["files"])
+    texts = [text for _, text in data["files"]]
     configs = []
     for file_index, doc_index, item, raw, admitted, name, namespace in data["configs"]:
         label = files[file_index]
         if namespace is _DEFAULTED:
             namespace = system_namespace
             admitted["metadata"]["namespace"] = namespace
-        doc = Document(raw, label, doc_index, item=item, source=texts[names[file_index]])
+        doc = Document(raw, label, doc_index, item=item, source=texts[file_index])
         configs.append(StoredConfig(name, namespace, admitted, doc))
-    for name, file in zip(names, files):
-        sources[file] = texts[name]
+    sources.update(zip(files, texts))
     return configs
 
 
-def load_schema(path: Path) -> dict[str, Any] | None:
-    """The JSON Schema in file `path` (schemas/crd/), from its snapshot; None when there is none for that text."""
+def read_schema(path: Path) -> dict[str, Any]:
+    """The JSON Schema in file `path` (schemas/crd/): its snapshot when it has one for that text, else the JSON."""
+    import json
+
+    return schema_snapshot(path) or json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_snapshot(path: Path) -> dict[str, Any] | None:
+    """The snapshot of the JSON Schema in file `path`; None when there is none for that text."""
     try:
         data = path.read_bytes()
         length, crc, schema = marshal.loads((FOLDER / "crd" / f"{path.stem}.marshal").read_bytes())

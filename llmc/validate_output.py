@@ -203,10 +203,9 @@ def crd_schema(api_version: str, kind: str) -> dict[str, Any] | None:
     name = CRD_FILES.get((api_version, kind))
     if name is None:
         return None
-    from .snapshot import load_schema
+    from .snapshot import read_schema
 
-    path = data_dir("schemas") / "crd" / name
-    return load_schema(path) or json.loads(path.read_text(encoding="utf-8"))
+    return read_schema(data_dir("schemas") / "crd" / name)
 
 
 @cache

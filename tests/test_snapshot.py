@@ -81,7 +81,7 @@ SCHEMAS = sorted((ROOT / "schemas" / "crd").glob("*.json"))
 
 @pytest.mark.parametrize("path", SCHEMAS, ids=[p.stem for p in SCHEMAS])
 def test_schema_snapshot_equals_its_json(path: Path) -> None:
-    loaded = snapshot.load_schema(path)
+    loaded = snapshot.schema_snapshot(path)
     assert loaded is not None, UPDATE
     assert loaded == json.loads(path.read_text()), UPDATE
 
@@ -90,9 +90,11 @@ def test_an_edited_schema_is_read_from_its_json(tmp_path: Path) -> None:
     source = ROOT / "schemas" / "crd" / "llminferenceservice-serving.kserve.io-v1alpha2.json"
     copy = tmp_path / source.name
     copy.write_bytes(source.read_bytes())
-    assert snapshot.load_schema(copy) is not None
-    copy.write_text(source.read_text().replace('"integer"', '"number"', 1))
-    assert snapshot.load_schema(copy) is None
+    assert snapshot.schema_snapshot(copy) is not None
+    edited = source.read_text().replace('"integer"', '"number"', 1)
+    copy.write_text(edited)
+    assert snapshot.schema_snapshot(copy) is None
+    assert snapshot.read_schema(copy) == json.loads(edited)
 
 
 @settings(max_examples=300, deadline=None)
