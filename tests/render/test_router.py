@@ -10,7 +10,6 @@ preset content, 01 §3.4), then put through the controller's fix-ups in order (0
 from __future__ import annotations
 
 import copy
-import re
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +19,16 @@ import yaml
 from llmc import goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
-from llmc.names import child_name
 from llmc.render import router, scheduler
 from llmc.render.context import Capabilities, RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
+from .hand import HEADER, hand_render
 
 NS, NAME = "kserve-demo", "qwen2-7b-instruct-dra-minimal"
 MODEL = "Qwen/Qwen2.5-7B-Instruct"
 FQ = f"publishers/{NS}/models/{MODEL}"
-HEADER = "X-Gateway-Model-Name"
 ALL_APIS = Capabilities().api_versions | {"inference.networking.x-k8s.io/v1alpha2"}
 SCHED_LABELS = {
     "app.kubernetes.io/component": "llminferenceservice-router-scheduler",
@@ -39,29 +37,9 @@ SCHED_LABELS = {
 }
 
 
-def hand_render(text: str, *, name: str = NAME, ns: str = NS, model: str = MODEL, tls: bool = False) -> str:
-    text = re.sub(
-        r"\{\{ if \.GlobalConfig\.EnableTLS \}\}(.*?)(?:\{\{-? ?else ?\}\}(.*?))?\{\{-? end \}\}",
-        lambda m: m.group(1) if tls else (m.group(2) or ""),
-        text,
-        flags=re.S,
-    )
-    text = re.sub(r"\{\{ ChildName \.ObjectMeta\.Name `([^`]*)` \}\}", lambda m: child_name(name, m.group(1)), text)
-    for expr, value in (
-        (".ObjectMeta.Name", name),
-        (".ObjectMeta.Namespace", ns),
-        (".Spec.Model.Name", model),
-        (".GlobalConfig.IngressGatewayName", "kserve-ingress-gateway"),
-        (".GlobalConfig.IngressGatewayNamespace", "kserve"),
-        (".GlobalConfig.ModelBasedRoutingHeaderName", HEADER),
-    ):
-        text = text.replace("{{ " + expr + " }}", value)
-    assert "{{" not in text
-    return text
-
-
 def preset(upstream: Path, file: str, **kw: Any) -> dict[str, Any]:
-    return yaml.safe_load(hand_render((upstream / "kserve/presets/master" / file).read_text(), **kw))["spec"]
+    text = (upstream / "kserve/presets/master" / file).read_text()
+    return yaml.safe_load(hand_render(text, **{"name": NAME, "ns": NS, "model": MODEL, **kw}))["spec"]
 
 
 def fix_up(spec: dict[str, Any], name: str = NAME, ns: str = NS) -> dict[str, Any]:

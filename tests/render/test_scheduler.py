@@ -3,7 +3,6 @@ and the EPP objects (reference 03 §3.4–3.12, §7; KServe scheduler.go and sch
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,28 +20,15 @@ from llmc.render.context import RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
+from .hand import hand_render
 
 NS, NAME = "test-ns", "my-llm"
 
 
 
-def hand_render(text: str, *, ns: str = NS, name: str = NAME, tls: bool = False) -> str:
-    """The template expressions of the scheduler/tokenizer presets, evaluated by hand (01 §4.4)."""
-    text = re.sub(
-        r"\{\{ if \.GlobalConfig\.EnableTLS \}\}(.*?)(?:\{\{-? ?else ?\}\}(.*?))?\{\{-? end \}\}",
-        lambda m: m.group(1) if tls else (m.group(2) or ""),
-        text,
-        flags=re.S,
-    )
-    text = re.sub(r"\{\{ ChildName \.ObjectMeta\.Name `([^`]*)` \}\}", lambda m: child_name(name, m.group(1)), text)
-    text = text.replace("{{ .ObjectMeta.Name }}", name).replace("{{ .ObjectMeta.Namespace }}", ns)
-    assert "{{" not in text
-    return text
-
-
 def preset_scheduler(upstream: Path, file: str = "config-llm-scheduler.yaml", **kw: Any) -> dict[str, Any]:
     text = (upstream / "kserve/presets/master" / file).read_text()
-    return yaml.safe_load(hand_render(text, **kw))["spec"]["router"]["scheduler"]
+    return yaml.safe_load(hand_render(text, **{"name": NAME, "ns": NS, **kw}))["spec"]["router"]["scheduler"]
 
 
 def make_ctx(spec: dict[str, Any], *, tls: bool = False, name: str = NAME, ns: str = NS) -> RenderContext:
