@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from ..gourl import quote
+from ..goyaml import go_json
 from ..names import child_name
 from .context import RenderContext
 from .storage import HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled
@@ -98,7 +99,7 @@ def attach(ctx: RenderContext, pod: dict[str, Any], where: str) -> None:
                 pod, MAIN, child_name("lora-pvc-", name), mount_path, read_only=True, sub_path=sub_path, claim=claim
             )
         for served in (name, f"publishers/{ctx.namespace}/models/{name}"):
-            modules.append(f'{{"name":{_go_json_string(served)},"path":{_go_json_string(mount_path)}}}')
+            modules.append(go_json({"name": served, "path": mount_path}))
 
     main = find_container(pod.get("containers"), MAIN)
     if main is None:
@@ -135,21 +136,3 @@ def _fail(message: str, path: str, service: dict[str, Any]) -> None:
         Location(path=path),
         hint=f"the controller fails to merge the configs of {name} (failed to enumerate LoRA adapters)",
     )
-
-
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
-def _go_json_string(text: str) -> str:
-    """A JSON string as Go's encoding/json writes it: HTML-safe (<, >, & as \\u00XX), U+2028/U+2029 escaped."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch in _JSON_ESCAPES:
-            out.append(_JSON_ESCAPES[ch])
-        elif code < 0x20 or ch in "<>&" or code in (0x2028, 0x2029):
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
