@@ -8,10 +8,10 @@ and scale on `wva_desired_replicas`. No VariantAutoscaling object is created.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ..errors import LlmcError, Location
+from ..jsoncopy import copy_json
 from ..record import record
 from . import meta
 from .context import RenderContext
@@ -108,10 +108,10 @@ def _scaled_object_spec(w: _Workload, keda: dict[str, Any], triggers: list[dict[
     spec["minReplicaCount"] = min_replicas if min_replicas is not None else 1
     spec["maxReplicaCount"] = scaling.get("maxReplicas", 0)
     if keda.get("advanced") is not None:
-        spec["advanced"] = copy.deepcopy(keda["advanced"])
+        spec["advanced"] = copy_json(keda["advanced"])
     spec["triggers"] = triggers
     if keda.get("fallback") is not None:
-        spec["fallback"] = copy.deepcopy(keda["fallback"])
+        spec["fallback"] = copy_json(keda["fallback"])
     return spec
 
 
@@ -122,7 +122,7 @@ def _direct_scaled_object(ctx: RenderContext, w: _Workload) -> dict[str, Any]:
         "apiVersion": KEDA_API,
         "kind": "ScaledObject",
         "metadata": ctx.metadata(w.scaled_object, _labels(ctx)),
-        "spec": _scaled_object_spec(w, keda, copy.deepcopy(keda.get("triggers") or [])),
+        "spec": _scaled_object_spec(w, keda, copy_json(keda.get("triggers") or [])),
     }
 
 
@@ -201,7 +201,7 @@ def _hpa(ctx: RenderContext, w: _Workload) -> dict[str, Any]:
     }
     behavior = ((scaling.get("wva") or {}).get("hpa") or {}).get("behavior")
     if behavior is not None:
-        spec["behavior"] = copy.deepcopy(behavior)
+        spec["behavior"] = copy_json(behavior)
     return {
         "apiVersion": "autoscaling/v2",
         "kind": "HorizontalPodAutoscaler",

@@ -13,7 +13,6 @@ the "Go YAML" section at the end (JSON-normalised values, goyaml.v2 key order an
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from typing import Any, Callable
@@ -266,7 +265,7 @@ def service(ctx: RenderContext) -> dict[str, Any]:
 
 
 def _pool_spec(ctx: RenderContext) -> dict[str, Any]:
-    return copy.deepcopy(((scheduler(ctx.spec) or {}).get("pool") or {}).get("spec") or {})
+    return copy_json(((scheduler(ctx.spec) or {}).get("pool") or {}).get("spec") or {})
 
 
 def inference_pool(ctx: RenderContext) -> dict[str, Any]:
@@ -906,7 +905,7 @@ def _promote_token_processor_config(cfg: dict[str, Any]) -> None:
             continue
         indexer = params.get("indexerConfig")
         if isinstance(indexer, dict) and "tokenProcessorConfig" in indexer:
-            params["tokenProcessorConfig"] = copy.deepcopy(indexer["tokenProcessorConfig"])
+            params["tokenProcessorConfig"] = copy_json(indexer["tokenProcessorConfig"])
 
 
 def _block_size_tokens(cfg: dict[str, Any]) -> None:
