@@ -16,9 +16,9 @@ from .findings import Findings
 from .load import Path
 from .presets import PREFIX, ConfigStore, StoredConfig
 from .record import field, record
+from .render.dra import DEVICE_CLASS
 from .settings import Settings
 
-DRA_CLASS = "serving.kserve.io/exp-dra-device-class"
 
 
 @record(frozen=True)
@@ -107,7 +107,7 @@ class Resolver:
         stored["spec"] = own
         merged = self._render_templates(stored, merged, namespace, name, locate)
 
-        if DRA_CLASS in (meta.get("annotations") or {}):
+        if DEVICE_CLASS in (meta.get("annotations") or {}):
             from .render import dra
 
             dra.inject(merged, name, dra.parse_annotations(meta["annotations"]))

@@ -26,6 +26,10 @@ from typing import Any
 from .errors import ErrorList, LlmcError, Location
 from .jsoncopy import copy_json
 from .load import Document, Path, format_path
+from .render.dra import CEL_SELECTOR as DRA_CEL_SELECTOR
+from .render.dra import CONTAINER_NAME as DRA_CONTAINER_NAME
+from .render.dra import DEVICE_CLASS as DRA_DEVICE_CLASS
+from .render.dra import DEVICE_COUNT as DRA_DEVICE_COUNT
 from .schema import (
     FieldError,
     GoJSON,
@@ -41,10 +45,6 @@ from .schema import (
 
 GROUP = "serving.kserve.io"
 ROUTING_GROUP_LABEL = "serving.kserve.io/routing-group"
-DRA_DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
-DRA_DEVICE_COUNT = "serving.kserve.io/exp-dra-device-count"
-DRA_CEL_SELECTOR = "serving.kserve.io/exp-dra-cel-selector"
-DRA_CONTAINER_NAME = "serving.kserve.io/exp-dra-container-name"
 
 _VARIANT_COST = re.compile(r"\d+(\.\d+)?", re.ASCII)
 _KBS_RESOURCE_ID = re.compile(r"kbs:///[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+")
