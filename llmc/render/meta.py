@@ -32,9 +32,14 @@ def base_labels(ctx: RenderContext, component: str) -> dict[str, str]:
     return {COMPONENT: component, NAME: ctx.name, PART_OF_KEY: PART_OF}
 
 
-def workload_selector(ctx: RenderContext) -> dict[str, str]:
+def workload_selector(name: str) -> dict[str, str]:
     """GetWorkloadLabelSelector: what the workload Service and the InferencePool select."""
-    return {PART_OF_KEY: PART_OF, NAME: ctx.name, KSERVE_COMPONENT: "workload"}
+    return {PART_OF_KEY: PART_OF, NAME: name, KSERVE_COMPONENT: "workload"}
+
+
+def is_stopped(ctx: RenderContext) -> bool:
+    """The `serving.kserve.io/stop: "true"` annotation: the controller deletes what it created."""
+    return str(ctx.annotations.get("serving.kserve.io/stop", "")).lower() == "true"
 
 
 def with_prefixes(values: dict[str, str], prefixes: tuple[str, ...]) -> dict[str, str]:

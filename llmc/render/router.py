@@ -88,11 +88,6 @@ def _http_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
     return ((_router(spec).get("route") or {}).get("http") or {}).get("spec")
 
 
-def workload_selector(name: str) -> dict[str, str]:
-    """GetWorkloadLabelSelector."""
-    return {meta.PART_OF_KEY: "llminferenceservice", meta.NAME: name, meta.KSERVE_COMPONENT: "workload"}
-
-
 def default_pool_selector(spec: dict[str, Any], name: str) -> None:
     """Before templating: an empty `pool.spec.selector.matchLabels` becomes the workload selector."""
     pool = _pool_spec(spec)
@@ -102,7 +97,7 @@ def default_pool_selector(spec: dict[str, Any], name: str) -> None:
         selector = pool.get("selector")
         if not isinstance(selector, dict):
             selector = pool["selector"] = {}
-        selector["matchLabels"] = workload_selector(name)
+        selector["matchLabels"] = meta.workload_selector(name)
 
 
 def default_scheduler_service_account(spec: dict[str, Any], name: str) -> None:
@@ -266,14 +261,10 @@ def _storage_attach(ctx: RenderContext, pod: dict[str, Any], container: str, mod
     storage.attach(ctx, pod, container=container, model_path=model_path, lora=False, where=where)
 
 
-def _stopped(ctx: RenderContext) -> bool:
-    return str(ctx.annotations.get("serving.kserve.io/stop", "")).lower() == "true"
-
-
 def _plan(ctx: RenderContext, cluster: Cluster | None, attach: AttachModel) -> list[tuple[dict[str, Any], str]]:
     spec = ctx.spec
     router = spec.get("router")
-    if router is None or _stopped(ctx):
+    if router is None or meta.is_stopped(ctx):
         return []
     caps = ctx.options.capabilities
     route = router.get("route")
@@ -580,7 +571,7 @@ def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
     """validateRouterReferences against the known cluster objects; raises with the controller's
     message (reason RefsInvalid). Without a cluster inventory nothing can be checked."""
     router = ctx.spec.get("router")
-    if cluster is None or router is None or _stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
+    if cluster is None or router is None or meta.is_stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
         return
     ns = ctx.namespace
     refs = (router.get("gateway") or {}).get("refs") or []
@@ -635,7 +626,7 @@ def predicted_url(ctx: RenderContext, cluster: Cluster | None = None) -> str | N
     offline or the controller leaves it unset (no route: it is not touched)."""
     router = ctx.spec.get("router")
     route = (router or {}).get("route")
-    if route is None or cluster is None or _stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
+    if route is None or cluster is None or meta.is_stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
         return None
     routes = [
         cluster.httproutes[(ctx.namespace, str(r.get("name") or ""))]

@@ -179,7 +179,7 @@ def workload_service(ctx: RenderContext) -> dict[str, Any]:
             "ports": [
                 {"name": scheme, "protocol": "TCP", "appProtocol": scheme, "port": 8000, "targetPort": 8000}
             ],
-            "selector": meta.workload_selector(ctx),
+            "selector": meta.workload_selector(ctx.name),
             "type": "ClusterIP",
         },
     }
