@@ -24,7 +24,7 @@ from ..record import record
 from . import meta
 from .context import RenderContext
 from .storage import find_container
-from .tracing import has_arg, resource_attribute_env
+from .tracing import add_otel_env, has_arg
 
 MAIN = "main"
 TOKENIZER_SIDECAR = "tokenizer"
@@ -371,22 +371,7 @@ def _inject_tracing(ctx: RenderContext, main: dict[str, Any]) -> None:
     args = main["args"]
     if not has_arg(args, "--tracing") and not has_arg(args, "-tracing"):
         args.append("--tracing=true")
-    wanted = [
-        _env("OTEL_SERVICE_NAME", "inference-scheduler"),
-        _env("OTEL_EXPORTER_OTLP_ENDPOINT", tracing.get("exporterEndpoint")),
-        _env("OTEL_TRACES_EXPORTER", tracing.get("exporter")),
-        _env("OTEL_TRACES_SAMPLER", tracing.get("sampler")),
-        _env("OTEL_TRACES_SAMPLER_ARG", tracing.get("samplerArg")),
-        *resource_attribute_env(ctx.namespace, ctx.name),
-    ]
-    env = main.setdefault("env", [])
-    present = {entry.get("name") for entry in env}
-    env += [entry for entry in wanted if entry["name"] not in present]
-
-
-def _env(name: str, value: Any) -> dict[str, Any]:
-    text = "" if value is None else str(value)
-    return {"name": name, "value": text} if text else {"name": name}
+    add_otel_env(ctx, main.setdefault("env", []), tracing, "inference-scheduler", tracing.get("exporterEndpoint"))
 
 
 # -- EndpointPickerConfig: the generated default ---------------------------------------------------

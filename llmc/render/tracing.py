@@ -30,20 +30,26 @@ def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:
     if not has_arg(args, "--collect-detailed-traces"):
         args += ["--collect-detailed-traces", "all"]
 
+    add_otel_env(ctx, ensure_list(main, "env"), tracing, slot.tracing_service, endpoint)
+
+
+def add_otel_env(ctx: RenderContext, env: list[dict[str, Any]], tracing: dict[str, Any], service: str,
+                 endpoint: Any) -> None:
+    """The OTEL_* variables of `tracing` (and the resource attributes), each unless `env` already has it:
+    the workload's and the scheduler's tracing injection share them."""
     wanted = [
-        _env("OTEL_SERVICE_NAME", slot.tracing_service),
+        _env("OTEL_SERVICE_NAME", service),
         _env("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint),
         _env("OTEL_TRACES_EXPORTER", tracing.get("exporter")),
         _env("OTEL_TRACES_SAMPLER", tracing.get("sampler")),
         _env("OTEL_TRACES_SAMPLER_ARG", tracing.get("samplerArg")),
-        *resource_attribute_env(ctx.namespace, ctx.name),
+        *_resource_attribute_env(ctx.namespace, ctx.name),
     ]
-    env = ensure_list(main, "env")
     present = {entry.get("name") for entry in env}
     env += [entry for entry in wanted if entry["name"] not in present]
 
 
-def resource_attribute_env(namespace: str, name: str) -> list[dict[str, Any]]:
+def _resource_attribute_env(namespace: str, name: str) -> list[dict[str, Any]]:
     """otelResourceAttributeEnvVars: node and pod name from the downward API, composed into OTEL_RESOURCE_ATTRIBUTES."""
     return [
         {"name": "OTEL_RESOURCE_ATTRIBUTES_NODE_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}},
