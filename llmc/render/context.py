@@ -131,6 +131,11 @@ class Slot:
         return self.key.startswith("prefill.")
 
     @property
+    def pod(self) -> dict[str, Any]:
+        """The merged pod spec itself (`workload["template"]` or `workload["worker"]`)."""
+        return self.workload[self.key.rpartition(".")[2]]
+
+    @property
     def tracing_service(self) -> str:
         return "inference-server-prefill" if self.prefill else "inference-server-decode"
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import LlmcError, Location
 from ..names import child_name
 from ..record import record
-from .context import RenderContext
+from .context import RenderContext, slots
 
 DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
 DEVICE_COUNT = "serving.kserve.io/exp-dra-device-count"
@@ -83,16 +83,7 @@ def template_name(service_name: str) -> str:
 
 def _pods(spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The non-nil pod templates the controller injects into, with their field paths."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    for key in ("template", "worker"):
-        if spec.get(key) is not None:
-            out.append((f"spec.{key}", spec[key]))
-    prefill = spec.get("prefill")
-    if prefill is not None:
-        for key in ("template", "worker"):
-            if prefill.get(key) is not None:
-                out.append((f"spec.prefill.{key}", prefill[key]))
-    return out
+    return [(f"spec.{slot.key}", slot.pod) for slot in slots(spec)]
 
 
 def _target(pod: dict[str, Any], config: DRAConfig) -> int | None:

@@ -16,7 +16,7 @@ def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -
     `before` (service account, routing-sidecar env), model artifacts with LoRA, KV-cache tiers, tracing."""
     from . import kvcache, storage, tracing
 
-    pod = copy_json(_slot_pod(ctx.spec, slot.key))
+    pod = copy_json(slot.pod)
     if before is not None:
         before(ctx, pod)
     storage.apply(ctx, pod, slot)
@@ -25,13 +25,6 @@ def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -
     if ctx.spec.get("tracing") is not None:
         tracing.apply(ctx, pod, slot)
     return pod
-
-
-def _slot_pod(spec: dict[str, Any], key: str) -> dict[str, Any]:
-    node: Any = spec
-    for part in key.split("."):
-        node = node[part]
-    return node
 
 
 def render_service(ctx: RenderContext) -> list[dict[str, Any]]:
