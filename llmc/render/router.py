@@ -146,7 +146,7 @@ def rewrite_default_backend_refs(spec: dict[str, Any], name: str) -> None:
         if sched is None:
             ref.update({"group": "", "kind": "Service", "name": child_name(name, "-kserve-workload-svc")})
         elif scheduler.has_pool_ref(spec):
-            ref["name"] = sched["pool"]["ref"]["name"]
+            ref["name"] = scheduler.pool_ref_name(spec)
 
 
 def resolve_scheduler_config_ref(
@@ -478,7 +478,7 @@ def _rewrite_for_group(ctx: RenderContext, spec: dict[str, Any]) -> None:
         backend: dict[str, Any] = {
             "group": scheduler.INFERENCE_V1ALPHA2,
             "kind": "InferencePool",
-            "name": scheduler.scheduler(ctx.spec)["pool"]["ref"]["name"],  # type: ignore[index]
+            "name": scheduler.pool_ref_name(ctx.spec),
         }
     else:
         backend = {"kind": "Service", "name": ctx.child("-kserve-workload-svc")}
@@ -509,8 +509,8 @@ def _is_own_backend(ctx: RenderContext, ref: dict[str, Any]) -> bool:
         return True
     if (ref.get("kind") or "Service") == "Service" and ref.get("name") == ctx.child("-kserve-workload-svc"):
         return True
-    pool_ref = ((scheduler.scheduler(ctx.spec) or {}).get("pool") or {}).get("ref") or {}
-    return scheduler.has_pool_ref(ctx.spec) and ref.get("kind") == "InferencePool" and ref.get("name") == pool_ref.get("name")
+    return scheduler.has_pool_ref(ctx.spec) and ref.get("kind") == "InferencePool" \
+        and ref.get("name") == scheduler.pool_ref_name(ctx.spec)
 
 
 _ROOT_PATH = {"type": "PathPrefix", "value": "/"}

@@ -76,9 +76,14 @@ def scheduler(spec: dict[str, Any]) -> dict[str, Any] | None:
     return (spec.get("router") or {}).get("scheduler")
 
 
+def pool_ref_name(spec: dict[str, Any]) -> str | None:
+    """The name in `router.scheduler.pool.ref`, if any."""
+    return (((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name")
+
+
 def has_pool_ref(spec: dict[str, Any]) -> bool:
     """InferencePoolSpec.HasRef: a pool ref with a non-empty name."""
-    return bool((((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name"))
+    return bool(pool_ref_name(spec))
 
 
 def is_managed(spec: dict[str, Any]) -> bool:
@@ -158,8 +163,7 @@ def labels(ctx: RenderContext) -> dict[str, str]:
 
 def inference_pool_name(spec: dict[str, Any], child: Callable[[str], str]) -> str:
     """SchedulerSpec.InferencePoolName: the pool ref, else `<name>-inference-pool`."""
-    ref = (((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name")
-    return ref or child("-inference-pool")
+    return pool_ref_name(spec) or child("-inference-pool")
 
 
 def epp_service_name(spec: dict[str, Any], child: Callable[[str], str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from . import meta
+from . import meta, scheduler
 from .context import RenderContext, Slot
 
 ROUTING_SIDECAR = "llm-d-routing-sidecar"
@@ -36,11 +36,9 @@ def sidecar_rules() -> list[dict[str, Any]]:
 
 def add_inference_pool_env(ctx: RenderContext, pod: dict[str, Any]) -> None:
     """Append INFERENCE_POOL_NAME to the routing sidecar (no de-duplication, as the controller)."""
-    router = ctx.spec.get("router")
-    if router is None:
+    if ctx.spec.get("router") is None:
         return
-    ref = (((router.get("scheduler") or {}).get("pool") or {}).get("ref") or {}).get("name")
-    pool = ref or ctx.child("-inference-pool")
+    pool = scheduler.inference_pool_name(ctx.spec, ctx.child)
     for container in pod.get("initContainers") or []:
         if container.get("name") == ROUTING_SIDECAR:
             container.setdefault("env", []).append({"name": "INFERENCE_POOL_NAME", "value": pool})
