@@ -7,7 +7,6 @@ suffixes) is spliced in so that names stay unique and stable.
 
 from __future__ import annotations
 
-import hashlib
 
 _LIMIT = 63
 _HEAD = _LIMIT - 32  # room left next to a 32-hex-digit md5
@@ -19,6 +18,8 @@ def child_name(parent: str, suffix: str) -> str:
     s = suffix.encode()
     if len(p) + len(s) <= _LIMIT:
         return parent + suffix
+    import hashlib  # only for long names: hashlib costs ~2 ms of start-up
+
     if len(s) < _HEAD:
         digest = hashlib.md5(p).hexdigest().encode()
         return (p[: _HEAD - len(s)] + digest + s).decode("utf-8", errors="replace")

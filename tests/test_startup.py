@@ -67,7 +67,7 @@ HEAVY = ("pydantic", "jsonschema", "ruamel.yaml", "rich", "multiprocessing")
 @pytest.mark.parametrize("argv,heavy", [
     (("version",), HEAVY),
     # a plain render command line runs without typer (llmc.main), and llmc's records without dataclasses
-    (("render", "-f", str(EXAMPLE)), (*HEAVY, "typer", "dataclasses", "inspect")),
+    (("render", "-f", str(EXAMPLE)), (*HEAVY, "typer", "dataclasses", "inspect", "hashlib", "tempfile")),
 ], ids=["version", "render"])
 def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...], heavy: tuple[str, ...]) -> None:
     modules = _imported(*argv)

@@ -20,7 +20,6 @@ ServiceAccount is readable and carries no annotations and no `secrets:`:
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from typing import Any
 
@@ -251,6 +250,8 @@ def _local_cache_uri(ctx: RenderContext, uri: str) -> str:
     sub_path = uri[len(source):] if uri.startswith(source) else uri
     if not sub_path.startswith("/"):
         sub_path = "/" + sub_path
+    import hashlib  # only here: it costs ~2 ms of start-up
+
     key = hashlib.sha256(source.encode()).hexdigest()[:16]
     return f"pvc://{annotations[LOCAL_MODEL_PVC]}/models/{key}{sub_path}"
 
