@@ -1266,7 +1266,7 @@ def _zero_input(t: GoType, value: Any) -> bool:
 
 # -- projection --------------------------------------------------------------------------
 
-_SET_DEFAULTS_PATHS = (
+SET_DEFAULTS_PATHS = (
     ("template",),
     ("worker",),
     ("prefill", "template"),
@@ -1280,7 +1280,7 @@ def project(spec: dict[str, Any] | None, *, overlay: bool = False) -> dict[str, 
 
     Returns a new object that shares nothing with `spec`. Keys follow Go's field order;
     maps are sorted. `overlay=True` also applies `LLMInferenceServiceSpec.SetDefaults`
-    (DEF): the five pod specs of `_SET_DEFAULTS_PATHS` get `containers: []` when
+    (DEF): the five pod specs of `SET_DEFAULTS_PATHS` get `containers: []` when
     present without containers, so that merging them keeps the lower layer's
     containers (reference 01 §3.1 step 2; not `router.scheduler.tokenizer.template`).
 
@@ -1294,18 +1294,13 @@ def project(spec: dict[str, Any] | None, *, overlay: bool = False) -> dict[str, 
 
 def set_defaults(spec: dict[str, Any]) -> dict[str, Any]:
     """Apply `LLMInferenceServiceSpec.SetDefaults` in place to a projected spec; returns it."""
-    for path in _SET_DEFAULTS_PATHS:
+    for path in SET_DEFAULTS_PATHS:
         node: Any = spec
         for key in path:
             node = node.get(key) if isinstance(node, dict) else None
         if isinstance(node, dict) and node.get("containers") is None:
             node["containers"] = []
     return spec
-
-
-def project_value(t: GoType, value: Any, path: str = "") -> Any:
-    """Any JSON value decoded into Go type `t` and re-encoded (see `project`)."""
-    return _encoded(t, value, path)
 
 
 class _PathNeeded(Exception):

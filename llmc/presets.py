@@ -62,18 +62,8 @@ class ConfigStore:
             )
         self._by_key[key] = config
 
-    def get(self, namespace: str, name: str) -> StoredConfig | None:
-        return self._by_key.get((namespace, name))
-
-    def lookup(self, name: str, namespace: str, system_namespace: str, where: Location | None = None) -> StoredConfig:
-        """The config the controller would fetch: the service's namespace first, then the system namespace."""
-        found = self.find(name, namespace, system_namespace)
-        if found is None:
-            raise self.not_found(name, namespace, system_namespace, where)
-        return found
-
     def find(self, name: str, namespace: str, system_namespace: str) -> StoredConfig | None:
-        """`lookup` without the error."""
+        """The config the controller would fetch: the service's namespace first, then the system namespace."""
         return self._by_key.get((namespace, name)) or self._by_key.get((system_namespace, name))
 
     @staticmethod
@@ -83,9 +73,6 @@ class ConfigStore:
             where,
             hint="pass it with -f (user configs) or --presets (a preset set); `llmc presets list` shows the built-in ones",
         )
-
-    def __len__(self) -> int:
-        return len(self._by_key)
 
     def __iter__(self):
         return iter(sorted(self._by_key.values(), key=lambda c: (c.namespace, c.name)))

@@ -67,9 +67,6 @@ class Settings:
     def model_routing_header(self) -> str:
         return str(self.ingress.get("modelBasedRoutingHeaderName") or "X-Gateway-Model-Name")
 
-    def with_system_namespace(self, namespace: str) -> "Settings":
-        return replace(self, system_namespace=namespace)
-
 
 _KEYS = {
     "ingress": "ingress",
