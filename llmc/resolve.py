@@ -16,7 +16,7 @@ from .findings import Findings
 from .load import Path
 from .presets import PREFIX, ConfigStore, StoredConfig
 from .record import field, record
-from .render.dra import DEVICE_CLASS
+from .render import dra
 from .settings import Settings
 
 
@@ -40,13 +40,10 @@ class Resolved:
     """The outcome of resolution for one service."""
 
     service: dict[str, Any]  # as stored: CRD + webhook defaults, model name patched
-    own_spec: dict[str, Any]  # the service's own spec (projected) templates saw as .Spec
     spec: dict[str, Any]  # merged, rendered, post-processed
     applied_configs: list[dict[str, str]]
     findings: Findings
     lora_adapters: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    scheduler_configmap: str | None = None
     # merge layers, lowest precedence first: ("Preset:kserve/kserve-config-llm-template", projected spec), ...,
     # ("Service", own spec); for provenance in `llmc explain`
     layers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -105,15 +102,13 @@ class Resolver:
         router.default_scheduler_service_account(merged, name)
         stored = {key: None if key == "spec" else copy_json(value) for key, value in service.items()}
         stored["spec"] = own
-        merged = self._render_templates(stored, merged, namespace, name, locate)
+        merged = self._render_templates(stored, merged, namespace, name)
 
-        if DEVICE_CLASS in (meta.get("annotations") or {}):
-            from .render import dra
-
+        if dra.DEVICE_CLASS in (meta.get("annotations") or {}):
             dra.inject(merged, name, dra.parse_annotations(meta["annotations"]))
         router.apply_gateway_refs(merged)
         router.rewrite_default_backend_refs(merged, name)
-        scheduler_cm = router.resolve_scheduler_config_ref(
+        router.resolve_scheduler_config_ref(
             merged, namespace, self.settings.system_namespace, self.configmaps, findings
         )
         router.default_epp_port(merged)
@@ -132,9 +127,7 @@ class Resolver:
         self._validate_merged(stored, merged, applied, locate)
         layer_specs = [(f"{a['source']}:{a['namespace']}/{a['name']}", c.spec) for a, c in zip(applied, layers)]
         layer_specs.append(("Service", own))
-        return Resolved(
-            stored, own, merged, applied, findings, adapters, scheduler_configmap=scheduler_cm, layers=layer_specs
-        )
+        return Resolved(stored, merged, applied, findings, adapters, layers=layer_specs)
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -197,9 +190,8 @@ class Resolver:
             names += _workload_preset(spec, "")
         return [PREFIX + n for n in names]
 
-    def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str, locate) -> dict[str, Any]:
+    def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str) -> dict[str, Any]:
         from .gotypes import project
-        from .jsoncopy import copy_json
         from .render import router
         from .templatedata import render_config
 
@@ -213,13 +205,9 @@ class Resolver:
             "ModelBasedRoutingHeaderName": self.settings.model_routing_header,
             "InferencePoolNamespacedName": f"{namespace}/{pool}" if namespace else pool,
         }
-        config = {"metadata": copy_json(stored["metadata"]), "spec": merged}
-        try:
-            rendered = render_config(config, stored, global_config)
-        except LlmcError as exc:
-            if exc.location is None:
-                exc.location = locate(())
-            raise
+        # render_config copies what it returns, and an error without a location is placed at the
+        # service's document by pipeline.render_pending (load.relocate)
+        rendered = render_config({"metadata": stored["metadata"], "spec": merged}, stored, global_config)
         return project(rendered.get("spec") or {})
 
     def _validate_merged(self, stored: dict, merged: dict, applied: list[dict[str, str]], locate) -> None:
