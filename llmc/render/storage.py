@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from ..jsoncopy import copy_json
+from ..gotypes import strip_nulls
 from ..gourl import URLError, normalize, quote
 from ..merge import merge_sorted
 from ..quantity import canonical_quantity
@@ -217,7 +218,7 @@ def merge_container(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, 
     env by name, volumeMounts by mountPath, ports by containerPort, volumeDevices by devicePath,
     other lists replaced, objects merged), then env entries left with both value and valueFrom
     keep only the kind the overlay set. Nulls in the overlay are dropped, as Go's omitempty would."""
-    patch = _drop_nulls(overlay)
+    patch = strip_nulls(overlay)
     merged = _merge_object(copy_json(base), patch, _MERGE_KEYS)
     overlay_env = {e.get("name"): e for e in patch.get("env") or []}
     for entry in merged.get("env") or []:
@@ -550,16 +551,6 @@ def _go_dir(path: str) -> str:
     head = path[: path.rfind("/") + 1]
     cleaned = posixpath.normpath(head) if head else "."
     return cleaned[1:] if cleaned.startswith("//") else cleaned
-
-
-def _drop_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_drop_nulls(v) for v in value]
-    return value
-
-
 
 
 def _merge_object(base: dict[str, Any], patch: dict[str, Any], merge_keys: dict[str, str]) -> dict[str, Any]:
