@@ -28,16 +28,8 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import LlmcError
-from .gotypes import GoType, is_empty, project, spec_type, zero_json
+from .gotypes import SET_DEFAULTS_PATHS, GoType, is_empty, project, spec_type, zero_json
 from .jsoncopy import copy_json
-
-_SET_DEFAULTS_PATHS = (
-    ("template",),
-    ("worker",),
-    ("prefill", "template"),
-    ("prefill", "worker"),
-    ("router", "scheduler", "template"),
-)
 
 
 class _PatchError(Exception):
@@ -81,7 +73,7 @@ def overlay_patch(overlay: dict[str, Any]) -> dict[str, Any]:
     paths are copied when a default is added.
     """
     patch = _diff(zero_json(spec_type()), overlay)
-    for path in _SET_DEFAULTS_PATHS:
+    for path in SET_DEFAULTS_PATHS:
         node: Any = patch
         chain: list[tuple[dict[str, Any], str]] = []
         for key in path:

@@ -189,8 +189,7 @@ INTSTR.stringer_ptr = True
 
 
 def _raw_payload(raw: Any) -> dict[str, Any]:
-    return {"Raw": None if raw is None else list(escape_json_text(json.dumps(raw, separators=(",", ":"), ensure_ascii=False)).encode()),
-            "Object": None}
+    return {"Raw": None if raw is None else list(go_json_marshal(raw).encode()), "Object": None}
 
 
 RAW_EXTENSION = _struct("runtime.RawExtension", _fields("""
