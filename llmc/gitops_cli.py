@@ -344,13 +344,12 @@ def check(
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
     from .errors import ErrorList, LlmcError
-    from .inputs import expand, read_documents
+    from .inputs import read_documents
     from .krm import partition
 
     sources: dict[str, str] = {}
     try:
-        candidates = [p for p in expand(paths or []) if "LLMInferenceService" in _text(p)]
-        inputs, _ = partition(read_documents(candidates, sources)) if candidates else ([], [])
+        inputs, _ = partition(read_documents(paths or [], sources, mentioning="LLMInferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
                               kserve_version=kserve_version.value if kserve_version else None)
@@ -360,12 +359,6 @@ def check(
     except LlmcError as err:
         fail([err], sources)
     _report_findings(outputs, strict)
-
-
-def _text(path: str) -> str:
-    from .inputs import read_text
-
-    return read_text(path)
 
 
 # --------------------------------------------------------------------------- schema

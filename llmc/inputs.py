@@ -40,15 +40,18 @@ def read_text(name: str) -> str:
         raise LlmcError(f"cannot read file: {exc.strerror}", Location(name), exit_code=2) from None
 
 
-def read_documents(paths: list[str], sources: dict[str, str]) -> list[Document]:
+def read_documents(paths: list[str], sources: dict[str, str], mentioning: str | None = None) -> list[Document]:
     """Load every document of every path; `sources` receives each file's text for error excerpts.
 
-    The documents read their positions again from that text when an error needs one.
+    The documents read their positions again from that text when an error needs one. With
+    `mentioning`, files whose text does not contain it are skipped (each file is read once).
     """
     docs: list[Document] = []
     for name in expand(paths):
         label = "<stdin>" if name == "-" else name
         text = read_text(name)
+        if mentioning is not None and mentioning not in text:
+            continue
         sources[label] = text
         docs += load_text(text, label, keep_positions=False)
     return docs

@@ -256,3 +256,14 @@ def test_check_reads_configs_given_with_f(tmp_path: Path) -> None:
     assert alone.exit_code == 1
     together = CliRunner().invoke(app, ["check", "-f", str(tmp_path / "configs"), str(tmp_path / "svc.yaml")])
     assert together.exit_code == 0, together.stderr
+
+
+def test_check_reads_stdin_once(tmp_path: Path) -> None:
+    """`llmc check -`: the service on stdin is checked (it was read once for the marker, then found empty)."""
+    bad = (ROOT / "docs" / "examples" / "mistral-dra.yaml").read_text().replace("spec:\n", "spec:\n  replica: 2\n", 1)
+    piped = CliRunner().invoke(app, ["check", "-"], input=bad)
+    assert piped.exit_code == 1 and 'unknown field "spec.replica"' in piped.stderr
+    (tmp_path / "svc.yaml").write_text(bad)
+    assert CliRunner().invoke(app, ["check", str(tmp_path / "svc.yaml")]).exit_code == 1
+    good = CliRunner().invoke(app, ["check", "-"], input=(ROOT / "docs" / "examples" / "mistral-dra.yaml").read_text())
+    assert good.exit_code == 0, good.stderr
