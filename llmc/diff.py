@@ -145,7 +145,7 @@ def _compare(old: Any, new: Any, path: str, plain: str, out: list[Change], ignor
                 _compare(a, b, sub, subplain, out, ignore)
         return
     if isinstance(old, list) and isinstance(new, list):
-        if _named(old) and _named(new):
+        if keyed(old) and keyed(new):
             old_by = {e["name"]: e for e in old}
             new_by = {e["name"]: e for e in new}
             for name in list(old_by) + [n for n in new_by if n not in old_by]:
@@ -174,12 +174,11 @@ def _compare(old: Any, new: Any, path: str, plain: str, out: list[Change], ignor
         out.append(Change(path, old=old, new=new))
 
 
-def _named(items: list[Any]) -> bool:
-    """True when every element is a mapping with a distinct `name`: Kubernetes merges such lists by name."""
-    if not items or not all(isinstance(e, dict) and isinstance(e.get("name"), str) for e in items):
+def keyed(items: list[Any]) -> bool:
+    """True when every item is a map with a distinct string `name` (Kubernetes merges such lists by name)."""
+    if not items or not all(isinstance(i, dict) and isinstance(i.get("name"), str) for i in items):
         return False
-    names = [e["name"] for e in items]
-    return len(set(names)) == len(names)
+    return len({i["name"] for i in items}) == len(items)
 
 
 def format_report(report: Report, left_label: str, right_label: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .diff import keyed
 from .findings import Findings
 from .names import child_name
 from .pipeline import Request, ServiceOutput
@@ -174,13 +175,6 @@ def leaves(value: Any, prefix: tuple[Segment, ...] = ()) -> Iterator[tuple[Segme
                 yield path
     elif prefix:
         yield prefix
-
-
-def keyed(items: list[Any]) -> bool:
-    """True when every item is a map with a distinct string `name` (Kubernetes merges such lists by name)."""
-    if not items or not all(isinstance(i, dict) and isinstance(i.get("name"), str) for i in items):
-        return False
-    return len({i["name"] for i in items}) == len(items)
 
 
 def _present(node: Any, segments: tuple[Segment, ...]) -> bool:
