@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ def file_names(objects: Iterable[Obj], suffix: str = ".yaml") -> list[str]:
     """The file name of each object, in order; raises LlmcError for two identical objects."""
     objs = list(objects)
     plain = [_name(o, with_group=False) + suffix for o in objs]
-    clashing = {n for n in plain if plain.count(n) > 1}
+    clashing = {n for n, count in Counter(plain).items() if count > 1}
     names = [_name(o, with_group=True) + suffix if n in clashing else n for o, n in zip(objs, plain)]
     seen: set[str] = set()
     for obj, name in zip(objs, names):
