@@ -20,7 +20,7 @@ import typer
 
 from .cli import FilesOpt, KServeVersion, app
 from .cliutil import build_request, fail, print_findings, stderr_console
-from .krm import RenderConfig
+from .krm import FIELDS, RenderConfig
 from .record import replace
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
@@ -35,20 +35,7 @@ KserveVersionOpt = Annotated[Optional[KServeVersion], typer.Option("--kserve-ver
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
 ARGOCD_ENV_PREFIX = "ARGOCD_ENV_LLMC_"
-ARGOCD_KEYS = {
-    "FILES": "files",
-    "PRESETS": "presets",
-    "PRESET_SET": "presetSet",
-    "KSERVE_CONFIG": "kserveConfig",
-    "NAMESPACE": "namespace",
-    "SYSTEM_NAMESPACE": "systemNamespace",
-    "STRICT": "strict",
-    "API_VERSIONS": "apiVersions",
-    "KUBE_VERSION": "kubeVersion",
-    "DRA_API": "draApi",
-    "OWNER_REFERENCES": "ownerReferences",
-    "KSERVE_VERSION": "kserveVersion",
-}
+ARGOCD_KEYS = {attr.upper(): key for key, (attr, _) in FIELDS.items()}  # e.g. PRESET_SET -> presetSet
 
 
 class ExplainOutput(str, Enum):
