@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cliutil import build_request, fail
+from .cliutil import build_request, fail, reported
 from .clicoerce import install as _install_plain_coercion
 
 _install_plain_coercion()
@@ -92,12 +92,12 @@ def diff(
     import json as _json
 
     from .diff import diff_sets, format_report
-    from .errors import ErrorList, LlmcError
+    from .errors import LlmcError
     from .inputs import read_documents
 
     sources: dict[str, str] = {}
     sides: list[tuple[str, list[dict]]] = []
-    try:
+    with reported(sources, exit_code=2):
         for path in paths or []:
             sides.append((path, [d.obj for d in read_documents([path], sources)]))
         if render_input:
@@ -109,13 +109,6 @@ def diff(
             sides.append(("llmc render", rendered))
         if len(sides) != 2:
             raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)
-    except ErrorList as errs:
-        for e in errs.errors:
-            e.exit_code = 2
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        err.exit_code = 2
-        fail([err], sources)
     (left_label, left), (right_label, right) = sides
     report = diff_sets(left, right, tuple(ignore or ()), namespace)
     if output is DiffOutput.json:

@@ -51,6 +51,31 @@ def fail(errors, sources: dict[str, str]):
     raise SystemExit(max((getattr(e, "exit_code", 1) for e in errors), default=1))
 
 
+class reported:
+    """`with reported(sources):` input errors (LlmcError, ErrorList) raised in the block end the command
+    through `fail`; `exit_code`, when given, replaces theirs (`llmc diff` exits 2 on bad input)."""
+
+    def __init__(self, sources: dict[str, str], exit_code: int | None = None) -> None:
+        self.sources, self.exit_code = sources, exit_code
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, traceback) -> bool:
+        from .errors import ErrorList, LlmcError
+
+        if isinstance(exc, ErrorList):
+            errors = exc.errors
+        elif isinstance(exc, LlmcError):
+            errors = [exc]
+        else:
+            return False
+        if self.exit_code is not None:
+            for error in errors:
+                error.exit_code = self.exit_code
+        fail(errors, self.sources)
+
+
 PROGRESS_MIN = 20  # services: below this a run is over before a bar would help
 
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .cli import FilesOpt, KServeVersion, app
-from .cliutil import build_request, fail, print_findings, stderr_console
+from .cliutil import build_request, fail, print_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
 from .record import replace
 
@@ -97,7 +97,6 @@ def explain(
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
 ) -> None:
     """Explain each service: presets applied, why each object exists, where each field came from, findings, URL."""
-    from .errors import ErrorList, LlmcError
     from .explain import cluster_from, explain as build, format_text
     from .inputs import read_documents
 
@@ -107,14 +106,10 @@ def explain(
         namespace=namespace, system_namespace=system_namespace, api_versions=tuple(api_versions or ()),
         kube_version=kube_version, dra_api=dra_api, kserve_version=kserve_version.value if kserve_version else None,
     )
-    try:
+    with reported(sources):
         state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
         request, outputs = _compile(config, sources)
         doc = build(outputs, request, state)
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if output is ExplainOutput.json else format_text(doc)
     sys.stdout.write(text)
 
@@ -128,7 +123,7 @@ def kustomize_plugin(
 ) -> None:
     """Run as kustomize's exec generator plugin for `llmc.dev/v1alpha1 LLMRender` (see docs/kustomize/)."""
     from .emit import to_yaml
-    from .errors import ErrorList, LlmcError
+    from .errors import LlmcError
     from .inputs import read_text
     from .krm import parse_config
     from .load import load_text
@@ -136,7 +131,7 @@ def kustomize_plugin(
 
     sources: dict[str, str] = {}
     label = "LLMRender config"
-    try:
+    with reported(sources):
         text = read_text(config_file)
         sources[label] = text
         docs = load_text(text, label)
@@ -144,10 +139,6 @@ def kustomize_plugin(
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
         _, outputs = _compile(config, sources)
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
     _report_findings(outputs, config.strict)
     sys.stdout.write(to_yaml(ordered_objects(outputs)))
 
@@ -236,7 +227,6 @@ def argocd_generate() -> None:
     ARGOCD_APP_NAMESPACE, KUBE_VERSION and KUBE_API_VERSIONS.
     """
     from .emit import to_yaml
-    from .errors import ErrorList, LlmcError
     from .inputs import read_documents
     from .kinds import sort_objects
     from .krm import partition
@@ -244,17 +234,13 @@ def argocd_generate() -> None:
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
-    try:
+    with reported(sources):
         config = argocd_config(dict(os.environ))
         excluded = {_inside(root, p) for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
         files = [f for f in _app_files(root, config.files or (".",)) if not any(f == e or e in f.parents for e in excluded)]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         inputs, kept = partition(docs)
         _, outputs = _compile(replace(config, files=()), sources, inputs)
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
     _report_findings(outputs, config.strict)
     objects = [*sort_objects(kept), *ordered_objects(outputs)]
     text = to_yaml(objects)
@@ -330,21 +316,16 @@ def check(
     mention LLMInferenceService are skipped, other objects in the files are
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
-    from .errors import ErrorList, LlmcError
     from .inputs import read_documents
     from .krm import partition
 
     sources: dict[str, str] = {}
-    try:
+    with reported(sources):
         inputs, _ = partition(read_documents(paths or [], sources, mentioning="LLMInferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
                               kserve_version=kserve_version.value if kserve_version else None)
         _, outputs = _compile(config, sources, inputs)
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
     _report_findings(outputs, strict)
 
 

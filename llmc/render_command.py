@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from .cliutil import build_request, fail, print_findings, progress
+from .cliutil import build_request, fail, print_findings, progress, reported
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
 GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
@@ -29,16 +29,12 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     sources: dict[str, str] = {}
     if jobs < 0:
         fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
-    try:
+    with reported(sources):
         request = build_request(
             filename, presets, preset_set, kserve_config, namespace, system_namespace,
             owner_references, api_versions, kube_version, dra_api, sources,
             kserve_version=kserve_version, runtimes=runtimes, validate=validate,
         )
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
 
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..cli import FilesOpt, Output, app
-from ..cliutil import fail, stderr_console
+from ..cliutil import reported, stderr_console
 
 
 @app.command()
@@ -24,18 +24,13 @@ def convert(
 ) -> None:
     """Convert InferenceServices (Hugging Face runtime, vLLM backend) into LLMInferenceServices."""
     from ..emit import to_json, to_yaml
-    from ..errors import ErrorList, LlmcError
     from ..inputs import read_documents, runtime_documents
     from .convert import convert_documents
 
     sources: dict[str, str] = {}
-    try:
+    with reported(sources):
         documents = read_documents(filename, sources)
         objects, notes = convert_documents(documents, runtime_documents(runtimes, sources), namespace)
-    except ErrorList as errs:
-        fail(errs.errors, sources)
-    except LlmcError as err:
-        fail([err], sources)
     if not quiet and notes:
         console = stderr_console()
         for note in notes:
