@@ -36,6 +36,7 @@ from .admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORM
 from .ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
 from ..findings import Finding as Note
 from ..record import record, replace
+from ..render.storage import MODEL_PATH, find_container
 from .placeholders import replace_placeholders
 from .podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
 from .runtimes import Runtime, select_runtime
@@ -44,7 +45,6 @@ LLM_API_VERSION = "serving.kserve.io/v1alpha2"
 LLM_KIND = "LLMInferenceService"
 MAIN = "main"
 HF_SERVER = "huggingfaceserver"
-MODEL_PATH = "/mnt/models"
 LLM_SCHEMES = ("hf://", "s3://", "pvc://")
 
 # Flags of KServe's model server and of the Hugging Face server that vLLM does not know.
@@ -180,7 +180,7 @@ class _Converter:
 
     def args(self, model: dict[str, Any], model_path: str) -> list[_Arg]:
         """The server's command line: runtime args then model args, placeholders replaced, split into flags."""
-        base = next((c for c in self.runtime.spec.get("containers") or [] if c.get("name") == KSERVE_CONTAINER), None)
+        base = find_container(self.runtime.spec.get("containers"), KSERVE_CONTAINER)
         if base is None:
             raise LlmcError(f"failed to find {KSERVE_CONTAINER} in ServingRuntime containers")
         runtime_args = [str(a) for a in base.get("args") or []]
@@ -291,7 +291,7 @@ class _Converter:
 
     def template(self, predictor: dict[str, Any], model: dict[str, Any], model_path: str, args: list[_Arg]) -> dict[str, Any]:
         main: dict[str, Any] = {"name": MAIN}
-        base = next(c for c in self.runtime.spec.get("containers") or [] if c.get("name") == KSERVE_CONTAINER)
+        base = find_container(self.runtime.spec.get("containers"), KSERVE_CONTAINER)
         merged = merge_runtime_container(base, {k: v for k, v in model.items() if k in CONTAINER_FIELDS})
         if merged.get("resources"):
             main["resources"] = merged["resources"]

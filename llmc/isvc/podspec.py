@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import LlmcError
 from .placeholders import replace_placeholders
 from .smp import merge_pod_spec, omit_empty
-from ..render.storage import merge_container
+from ..render.storage import find_container, merge_container
 
 if TYPE_CHECKING:
     from .runtimes import Runtime
@@ -97,7 +97,7 @@ def build_pod_spec(isvc: dict[str, Any], runtime: Runtime) -> dict[str, Any]:
     predictor = isvc["spec"]["predictor"]
     model = predictor["model"]
     sr_containers = runtime.spec.get("containers") or []
-    base = _container(sr_containers, KSERVE_CONTAINER)
+    base = find_container(sr_containers, KSERVE_CONTAINER)
     if base is None:
         raise LlmcError(f"failed to find {KSERVE_CONTAINER} in ServingRuntime containers")
     merged = merge_runtime_container(base, model_container(model))
@@ -109,7 +109,7 @@ def build_pod_spec(isvc: dict[str, Any], runtime: Runtime) -> dict[str, Any]:
     containers = [merged]
 
     own = predictor.get("containers") or []
-    sr_transformer, isvc_transformer = _container(sr_containers, TRANSFORMER_CONTAINER), _container(own, TRANSFORMER_CONTAINER)
+    sr_transformer, isvc_transformer = find_container(sr_containers, TRANSFORMER_CONTAINER), find_container(own, TRANSFORMER_CONTAINER)
     if sr_transformer is not None and isvc_transformer is not None:
         transformer = merge_runtime_container(sr_transformer, isvc_transformer)
     else:
@@ -122,10 +122,6 @@ def build_pod_spec(isvc: dict[str, Any], runtime: Runtime) -> dict[str, Any]:
     for container in containers:
         add_env(container, ISVC_NAME_ENV, isvc["metadata"]["name"])
     return pod
-
-
-def _container(containers: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
-    return next((c for c in containers if c.get("name") == name), None)
 
 
 def _placeholders(container: dict[str, Any], isvc: dict[str, Any], runtime: Runtime) -> dict[str, Any]:

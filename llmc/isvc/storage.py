@@ -32,7 +32,9 @@ from typing import Any
 from ..errors import LlmcError
 from ..load import Document
 from ..record import record
-from ..render.storage import merge_container
+from ..render.storage import CA_BUNDLE_VOLUME, HF_DEFAULT_ENV, MODEL_PATH, PROVISION_VOLUME, PVC_VOLUME
+from ..render.storage import INIT_NAME as INIT_CONTAINER
+from ..render.storage import add_env_if_absent, add_model_mount, find_container, merge_container, parse_pvc_uri
 from . import shape
 from .config import StorageInitializerConfig
 from .podspec import KSERVE_CONTAINER, TRANSFORMER_CONTAINER, WORKER_CONTAINER
@@ -44,16 +46,9 @@ INIT_UID_ANNOTATION = "serving.kserve.io/storage-initializer-uid"
 GKE_ACCELERATOR_ANNOTATION = "serving.kserve.io/gke-accelerator"
 GKE_ACCELERATOR_SELECTOR = "cloud.google.com/gke-accelerator"
 
-INIT_CONTAINER = "storage-initializer"
-MODEL_PATH = "/mnt/models"
-PROVISION_VOLUME = "kserve-provision-location"
-PVC_VOLUME = "kserve-pvc-source"
-CA_BUNDLE_VOLUME = "cabundle-cert"
 GLOBAL_CA_BUNDLE = "global-ca-bundle"
 KSERVE_NAMESPACE = "kserve"
 STORAGE_URI_ENV = "STORAGE_URI"
-HF_DEFAULT_ENV = (("HF_HUB_ENABLE_HF_TRANSFER", "1"), ("HF_XET_HIGH_PERFORMANCE", "1"),
-                  ("HF_XET_NUM_CONCURRENT_RANGE_GETS", "8"))
 
 
 # utils.SupportedStorageURIPrefixList, in the controller's order (its error message lists them).
@@ -192,16 +187,16 @@ def _storage_initializer(pod: dict[str, Any], uri: str, annotations: dict[str, s
     targets = [user] + ([TRANSFORMER_CONTAINER] if TRANSFORMER_CONTAINER in names else [])
     init = None
     if uri.startswith("pvc://"):
-        claim, _, sub_path = uri[len("pvc://"):].partition("/")
-        mount = _Mount(PVC_VOLUME, MODEL_PATH, sub_path, read_only, claim)
+        claim, sub_path = parse_pvc_uri(uri)
+        volume = PVC_VOLUME
     else:
         init = _init_container([uri, MODEL_PATH], config)
         pod.setdefault("initContainers", []).append(init)
         targets.append(INIT_CONTAINER)
-        mount = _Mount(PROVISION_VOLUME, MODEL_PATH, "", read_only, "")
+        volume, sub_path, claim = PROVISION_VOLUME, "", ""
     for name in targets:
-        _add_model_mount(pod, name, mount)
-    for entry in _find(pod.get("containers"), user).get("env") or []:
+        add_model_mount(pod, name, volume, MODEL_PATH, read_only=read_only, sub_path=sub_path, claim=claim)
+    for entry in find_container(pod.get("containers"), user).get("env") or []:  # type: ignore[union-attr]
         if entry.get("name") == STORAGE_URI_ENV and entry.get("value"):
             entry["value"] = MODEL_PATH
     if init is None:
@@ -211,16 +206,12 @@ def _storage_initializer(pod: dict[str, Any], uri: str, annotations: dict[str, s
     if storage_container is not None:
         init = merge_container(init, storage_container.spec["container"])
     if ca_name is not None:
-        env = init.setdefault("env", [])
-        for name, value in (("CA_BUNDLE_CONFIGMAP_NAME", ca_name), ("CA_BUNDLE_VOLUME_MOUNT_POINT", ca_path)):
-            if not any(e.get("name") == name for e in env):
-                env.append({"name": name, "value": value})
+        add_env_if_absent(init, "CA_BUNDLE_CONFIGMAP_NAME", ca_name)
+        add_env_if_absent(init, "CA_BUNDLE_VOLUME_MOUNT_POINT", ca_path)
         pod.setdefault("volumes", []).append({"name": CA_BUNDLE_VOLUME, "configMap": {"name": ca_name}})
         init.setdefault("volumeMounts", []).append({"name": CA_BUNDLE_VOLUME, "readOnly": True, "mountPath": ca_path})
-    env = init.setdefault("env", [])
     for name, value in HF_DEFAULT_ENV:
-        if not any(e.get("name") == name for e in env):
-            env.append({"name": name, "value": value})
+        add_env_if_absent(init, name, value)
     pod["initContainers"][index] = init
     return True
 
@@ -245,41 +236,6 @@ def _init_container(args: list[str], config: StorageInitializerConfig) -> dict[s
         },
         "terminationMessagePolicy": "FallbackToLogsOnError",
     }
-
-
-@record(frozen=True)
-class _Mount:
-    volume: str
-    path: str
-    sub_path: str
-    read_only: bool
-    claim: str
-
-
-def _find(containers: list[dict[str, Any]] | None, name: str) -> dict[str, Any]:
-    return next(c for c in containers or [] if c.get("name") == name)
-
-
-def _add_model_mount(pod: dict[str, Any], name: str, mount: _Mount) -> None:
-    """AddModelMount: the regular container of that name, else the init container (always read-write);
-    the pod volume is added when a mount was added and no volume of that name exists."""
-    target = next((c for c in pod.get("containers") or [] if c.get("name") == name), None)
-    read_only = mount.read_only
-    if target is None:
-        target = next((c for c in pod.get("initContainers") or [] if c.get("name") == name), None)
-        read_only = False
-    if target is None or any(m.get("name") == mount.volume for m in target.get("volumeMounts") or []):
-        return
-    entry: dict[str, Any] = {"name": mount.volume}
-    if read_only:
-        entry["readOnly"] = True
-    entry["mountPath"] = mount.path
-    if mount.sub_path:
-        entry["subPath"] = mount.sub_path
-    target.setdefault("volumeMounts", []).append(entry)
-    if not any(v.get("name") == mount.volume for v in pod.get("volumes") or []):
-        source = {"persistentVolumeClaim": {"claimName": mount.claim}} if mount.claim else {"emptyDir": {}}
-        pod.setdefault("volumes", []).append({"name": mount.volume, **source})
 
 
 def _init_uid(pod: dict[str, Any], annotations: dict[str, str]) -> None:
