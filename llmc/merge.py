@@ -24,12 +24,12 @@ and reuse projected presets (pass `projected=True` to skip re-projecting them).
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import LlmcError
 from .gotypes import SET_DEFAULTS_PATHS, GoType, is_empty, project, spec_type, zero_json
 from .jsoncopy import copy_json
+from .load import go_float_text
 
 
 class _PatchError(Exception):
@@ -295,7 +295,7 @@ def go_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return _go_float(float(value))
+        return "0" if value == 0 else go_float_text(float(value))  # %v of a float64; -0 prints 0 as well
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -303,15 +303,4 @@ def go_value(value: Any) -> str:
     return "map[" + " ".join(f"{k}:{go_value(value[k])}" for k in sorted(value)) + "]"
 
 
-def _go_float(value: float) -> str:
-    """%v of a float64 (strconv 'g', shortest): exponent form when the exponent is < -4 or >= 6."""
-    if value == 0:
-        return "0"
-    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(digits) - 1 + int(exponent)
-    prefix = "-" if sign else ""
-    if point < -4 or point >= 6:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        return f"{prefix}{mantissa}e{'+' if point >= 0 else '-'}{abs(point):02d}"
-    return prefix + format(abs(Decimal(repr(value)).normalize()), "f")
+

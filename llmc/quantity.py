@@ -20,9 +20,10 @@ LlmcError with a location.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from fractions import Fraction
 from math import ceil
+
+from .load import go_json_float
 
 FORMAT_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT = f"quantities must match the regular expression '{FORMAT_PATTERN}'"
@@ -156,24 +157,10 @@ def _text(value: str | int | float) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return _go_float(value)
+        if not math.isfinite(value):
+            raise ValueError(ERR_NUMERIC)
+        return "0" if value == 0 else go_json_float(value)  # encoding/json's float64 text (-0 as 0)
     return value.strip()
-
-
-def _go_float(value: float) -> str:
-    """encoding/json's float64 text: shortest digits, plain for 1e-6 <= |v| < 1e21, else `1e+21`/`1e-7`."""
-    if not math.isfinite(value):
-        raise ValueError(ERR_NUMERIC)
-    if value == 0:
-        return "0"
-    text = repr(value)
-    if 1e-6 <= abs(value) < 1e21:
-        text = format(Decimal(text), "f")
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    mantissa, _, exponent = text.partition("e")
-    if exponent.startswith("-0"):
-        exponent = "-" + exponent[2:]
-    return f"{mantissa}e{exponent}"
 
 
 def canonical_quantity(value: str | int | float) -> str:
