@@ -740,18 +740,26 @@ def _expand(doc: Document) -> list[Document]:
         _require_type_meta(doc)
         return [doc]
     out = []
+    positions_by_item, keys_by_item = _by_item(doc.positions), _by_item(doc.key_positions)
     for i, item in enumerate(items):
-        prefix = ("items", i)
         if not isinstance(item, dict):
-            raise LlmcError("a List item must be a mapping (an object)", doc.locate(prefix))
-        positions = {p[2:]: v for p, v in doc.positions.items() if p[:2] == prefix}
-        key_positions = {p[2:]: v for p, v in doc.key_positions.items() if p[:2] == prefix}
+            raise LlmcError("a List item must be a mapping (an object)", doc.locate(("items", i)))
+        positions, key_positions = positions_by_item.get(i, {}), keys_by_item.get(i, {})
         if kind != "List" and "kind" not in item and isinstance(obj.get("apiVersion"), str):
             # typed lists (FooList) may leave apiVersion/kind out of their items
             item = {"apiVersion": obj["apiVersion"], "kind": kind.removesuffix("List"), **item}
         child = Document(item, doc.file, doc.index, positions, key_positions, item=i)
         _require_type_meta(child)
         out.append(child)
+    return out
+
+
+def _by_item(table: dict[Path, tuple[int, int]]) -> dict[int, dict[Path, tuple[int, int]]]:
+    """A List's position table split by item, paths relative to the item, in one pass (not one per item)."""
+    out: dict[int, dict[Path, tuple[int, int]]] = {}
+    for path, pos in table.items():
+        if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):
+            out.setdefault(path[1], {})[path[2:]] = pos
     return out
 
 
