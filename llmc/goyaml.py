@@ -1,4 +1,4 @@
-"""Go's YAML and JSON as the endpoint picker config meets them: sigs.k8s.io/yaml over goyaml.v2, and encoding/json.
+"""Go's YAML as the endpoint picker config meets it: sigs.k8s.io/yaml over goyaml.v2 (Go's JSON is schema.go_json).
 
 Parsing: YAML 1.1 scalars as goyaml.v2 resolves them (y/n/on/off are booleans, timestamps stay
 strings, ints in Go's base-0 syntax), then converted to JSON and back as the API machinery does:
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import json
 import math
 import re
 import unicodedata
@@ -130,8 +129,6 @@ def parse_go_yaml(text: str) -> Any:
     Every call returns a new value; each text is parsed once per run (services share their config text).
     """
     return copy_json(_parse_go_yaml(text))
-
-
 
 
 @functools.lru_cache(maxsize=256)
@@ -300,27 +297,3 @@ def dump_go_yaml(value: Any) -> str:
         if len(_DUMPED) < _DUMPED_MAX:
             _DUMPED[key] = text
     return text
-
-
-def go_json(value: Any) -> str:
-    """encoding/json.Marshal: compact, map keys sorted, <>& and U+2028/2029 escaped, Go number format."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value != 0 and (abs(value) < 1e-6 or abs(value) >= 1e21):
-            return re.sub(r"e-0(\d)$", r"e-\1", format_go_float(value, "e"))
-        return format_go_float(value, "f")
-    if isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-        for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-            text = text.replace(char, escape)
-        return text
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{go_json(str(k))}:{go_json(value[k])}" for k in sorted(value)) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(go_json(v) for v in value) + "]"
-    raise TypeError(f"not a JSON value: {value!r}")

@@ -19,8 +19,9 @@ from typing import Any, Callable
 
 from ..errors import LlmcError
 from ..jsoncopy import copy_json
-from ..goyaml import dump_go_yaml, format_go_float, go_json, parse_go_yaml
+from ..goyaml import dump_go_yaml, format_go_float, parse_go_yaml
 from ..record import record
+from ..schema import go_json
 from . import meta
 from .context import RenderContext
 from .storage import find_container

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import goyaml
+from llmc import goyaml, schema
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.names import child_name
@@ -494,7 +494,7 @@ def test_goyaml_v2_multiline_and_floats() -> None:
 
 def test_go_json() -> None:
     # encoding/json: sorted keys, HTML escaping, shortest floats with 'e' outside [1e-6, 1e21)
-    assert goyaml.go_json({"b": [1.0, 0.5, 1e-7, 1e21], "a": "<&>", "c": None}) == (
+    assert schema.go_json({"b": [1.0, 0.5, 1e-7, 1e21], "a": "<&>", "c": None}) == (
         '{"a":"\\u003c\\u0026\\u003e","b":[1,0.5,1e-7,1e+21],"c":null}'
     )
 
