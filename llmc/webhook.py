@@ -258,10 +258,7 @@ def validate_config(obj: dict[str, Any], doc: Document | None = None) -> None:
             _SPEC.child("baseRefs"),
             "baseRefs is not a permitted field in LLMInferenceServiceConfig, support for recursive refs has been disabled",
         ))
-    replicas = _int(_obj(_obj(spec, "router"), "scheduler"), "replicas")
-    if replicas is not None and replicas <= 0:
-        path = _SPEC.child("router", "scheduler", "replicas")
-        errors.append(_invalid(path, replicas, "scheduler replicas must be greater than zero"))
+    errors += _scheduler_replicas(_obj(_obj(spec, "router"), "scheduler"))
     if errors:
         raise _error_list("LLMInferenceServiceConfig", _name(obj), errors, doc)
 
@@ -401,15 +398,21 @@ def _parallelism(base: _Path, workload: dict[str, Any]) -> list[FieldError]:
     return errors
 
 
+def _scheduler_replicas(scheduler: dict[str, Any] | None) -> list[FieldError]:
+    """The services' and the configs' check of `router.scheduler.replicas`."""
+    replicas = _int(scheduler, "replicas")
+    if replicas is not None and replicas <= 0:
+        path = _SPEC.child("router", "scheduler", "replicas")
+        return [_invalid(path, replicas, "scheduler replicas must be greater than zero")]
+    return []
+
+
 def _scheduler(spec: dict[str, Any]) -> list[FieldError]:
     scheduler = _obj(_obj(spec, "router"), "scheduler")
     if scheduler is None:
         return []
     path = _SPEC.child("router", "scheduler")
-    errors = []
-    replicas = _int(scheduler, "replicas")
-    if replicas is not None and replicas <= 0:
-        errors.append(_invalid(path.child("replicas"), replicas, "scheduler replicas must be greater than zero"))
+    errors = _scheduler_replicas(scheduler)
     config = _obj(scheduler, "config")
     if config is None:
         return errors
