@@ -9,9 +9,10 @@ which is the GIE v1alpha2 shape (`selector` map, `targetPortNumber`,
 
 from __future__ import annotations
 
-import copy
-import json
 from typing import Any
+
+from .jsoncopy import copy_json
+from .schema import go_json
 
 V1ALPHA1 = "serving.kserve.io/v1alpha1"
 V1ALPHA2 = "serving.kserve.io/v1alpha2"
@@ -22,7 +23,7 @@ DEFAULT_EPP_PORT = 9002
 
 def to_v1alpha2(obj: dict[str, Any]) -> dict[str, Any]:
     """A v1alpha2 copy of a v1alpha1 LLMInferenceService or LLMInferenceServiceConfig."""
-    out = copy.deepcopy(obj)
+    out = copy_json(obj)
     out["apiVersion"] = V1ALPHA2
     spec = out.get("spec")
     if not isinstance(spec, dict):
@@ -57,7 +58,7 @@ def _move_criticality(obj: dict[str, Any], spec: dict[str, Any]) -> None:
                 per_adapter[str(i)] = str(value)
     if per_adapter:
         # Go marshals map[int]string with its keys sorted as decimal strings
-        notes[LORA_CRITICALITIES] = json.dumps(dict(sorted(per_adapter.items())), separators=(",", ":"))
+        notes[LORA_CRITICALITIES] = go_json(per_adapter)
     if notes:
         meta = obj.setdefault("metadata", {})
         meta["annotations"] = {**(meta.get("annotations") or {}), **notes}
