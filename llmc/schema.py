@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .errors import ErrorList, LlmcError
 from .jsoncopy import copy_json
@@ -300,7 +300,33 @@ _METADATA_SCHEMA: dict[str, Any] = {
     },
 }
 
-_ANNOTATIONS_SIZE_LIMIT = 256 * 1024
+ANNOTATIONS_SIZE_LIMIT = 256 * 1024  # apimachinery's TotalAnnotationSizeLimitB
+
+
+def label_and_annotation_errors(meta: dict[str, Any]) -> Iterator[tuple[tuple[str, str], Any, str]]:
+    """ValidateLabels and ValidateAnnotations' key checks: ((labels|annotations, key), the bad value, message).
+    The total annotation size is `annotations_too_long`."""
+    labels = meta.get("labels")
+    if isinstance(labels, dict):
+        for key, item in labels.items():
+            for msg in qualified_name_errors(key):
+                yield ("labels", key), key, msg
+            if isinstance(item, str):
+                for msg in label_value_errors(item):
+                    yield ("labels", key), item, msg
+    annotations = meta.get("annotations")
+    if isinstance(annotations, dict):
+        for key in annotations:
+            for msg in qualified_name_errors(key.lower()):
+                yield ("annotations", key), key, msg
+
+
+def annotations_too_long(meta: dict[str, Any]) -> bool:
+    annotations = meta.get("annotations")
+    if not isinstance(annotations, dict):
+        return False
+    return sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items() if isinstance(v, str)) \
+        > ANNOTATIONS_SIZE_LIMIT
 
 
 @cache
@@ -625,22 +651,10 @@ class _Checker:
         if isinstance(namespace, str) and namespace:
             for msg in dns1123_label_errors(namespace):
                 self.errors.append(invalid("metadata.namespace", path + ("namespace",), namespace, msg))
-        labels = meta.get("labels")
-        if isinstance(labels, dict):
-            for key, item in labels.items():
-                for msg in qualified_name_errors(key):
-                    self.errors.append(invalid("metadata.labels", path + ("labels", key), key, msg))
-                if isinstance(item, str):
-                    for msg in label_value_errors(item):
-                        self.errors.append(invalid("metadata.labels", path + ("labels", key), item, msg))
-        annotations = meta.get("annotations")
-        if isinstance(annotations, dict):
-            for key in annotations:
-                for msg in qualified_name_errors(key.lower()):
-                    self.errors.append(invalid("metadata.annotations", path + ("annotations", key), key, msg))
-            size = sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items() if isinstance(v, str))
-            if size > _ANNOTATIONS_SIZE_LIMIT:
-                self.errors.append(too_long("metadata.annotations", path + ("annotations",), _ANNOTATIONS_SIZE_LIMIT))
+        for where, value, msg in label_and_annotation_errors(meta):
+            self.errors.append(invalid(f"metadata.{where[0]}", path + where, value, msg))
+        if annotations_too_long(meta):
+            self.errors.append(too_long("metadata.annotations", path + ("annotations",), ANNOTATIONS_SIZE_LIMIT))
 
 
 def check_object(obj: dict[str, Any]) -> tuple[list[FieldError], list[Path]]:

@@ -52,10 +52,11 @@ from .errors import ErrorList, LlmcError
 from .load import Path, format_path
 from .resources import data_dir
 from .schema import (
+    ANNOTATIONS_SIZE_LIMIT,
+    annotations_too_long,
     dns1123_label_errors,
     dns1123_subdomain_errors,
-    label_value_errors,
-    qualified_name_errors,
+    label_and_annotation_errors,
     regex_error,
     rule_check,
 )
@@ -82,7 +83,6 @@ CRD_FILES: dict[tuple[str, str], str] = {
 
 _DEFINITIONS_ID = "https://kubernetes.io/api/_definitions.json"
 _OBJECT_META = f"{_DEFINITIONS_ID}#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
-_ANNOTATIONS_LIMIT = 256 * 1024
 # etcd's default --max-request-bytes: a larger object fails with "etcdserver: request is too large".
 OBJECT_BYTES_LIMIT = 1536 * 1024
 
@@ -376,21 +376,10 @@ def _meta_errors(obj: Mapping[str, Any], meta: Any, path: Path, top: bool) -> It
         else:
             for msg in dns1123_label_errors(namespace):
                 yield path + ("namespace",), f"Invalid value: {_short(namespace)}: {msg}"
-    labels = meta.get("labels")
-    for key, value in labels.items() if isinstance(labels, dict) else ():
-        for msg in qualified_name_errors(key):
-            yield path + ("labels", key), f"Invalid value: {_short(key)}: {msg}"
-        if isinstance(value, str):
-            for msg in label_value_errors(value):
-                yield path + ("labels", key), f"Invalid value: {_short(value)}: {msg}"
-    annotations = meta.get("annotations")
-    if isinstance(annotations, dict):
-        for key in annotations:
-            for msg in qualified_name_errors(key.lower()):
-                yield path + ("annotations", key), f"Invalid value: {_short(key)}: {msg}"
-        size = sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items() if isinstance(v, str))
-        if size > _ANNOTATIONS_LIMIT:
-            yield path + ("annotations",), f"Too long: must have at most {_ANNOTATIONS_LIMIT} bytes"
+    for where, value, msg in label_and_annotation_errors(meta):
+        yield path + where, f"Invalid value: {_short(value)}: {msg}"
+    if annotations_too_long(meta):
+        yield path + ("annotations",), f"Too long: must have at most {ANNOTATIONS_SIZE_LIMIT} bytes"
 
 
 def _pod_templates(obj: Mapping[str, Any]) -> Iterator[tuple[Path, Any]]:
