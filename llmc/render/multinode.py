@@ -12,7 +12,7 @@ from typing import Any, Callable
 from . import meta
 from .context import PART_OF, RenderContext, Slot
 from .parallelism import is_data_parallel, lws_size
-from .workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_rules
+from .workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_role
 
 API_VERSION = "leaderworkerset.x-k8s.io/v1"
 
@@ -59,24 +59,7 @@ def rbac(ctx: RenderContext) -> list[dict[str, Any]]:
     if managed and spec.get("worker") is not None:
         out.append(_sa_object(ctx, sa))
     if has_routing_sidecar(spec.get("template")) or has_routing_sidecar(spec.get("worker")):
-        role = ctx.child("-kserve-mn-role")
-        out.append(
-            {
-                "apiVersion": "rbac.authorization.k8s.io/v1",
-                "kind": "Role",
-                "metadata": ctx.metadata(role, _sa_labels(ctx)),
-                "rules": sidecar_rules(),
-            }
-        )
-        out.append(
-            {
-                "apiVersion": "rbac.authorization.k8s.io/v1",
-                "kind": "RoleBinding",
-                "metadata": ctx.metadata(ctx.child("-kserve-mn-rb"), _sa_labels(ctx)),
-                "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": ctx.namespace}],
-                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
-            }
-        )
+        out += sidecar_role(ctx, ctx.child("-kserve-mn-role"), ctx.child("-kserve-mn-rb"), _sa_labels(ctx), sa)
     prefill = spec.get("prefill")
     prefill_sa, prefill_managed = _service_account(prefill_name(ctx), prefill)
     if prefill_managed and prefill is not None and prefill.get("worker") is not None:

@@ -22,14 +22,26 @@ def has_routing_sidecar(pod: dict[str, Any] | None) -> bool:
     return any(c.get("name") == ROUTING_SIDECAR for c in (pod or {}).get("initContainers") or [])
 
 
-def sidecar_rules() -> list[dict[str, Any]]:
-    """The two rules the routing sidecar's SSRF protection needs (pods and InferencePools, read-only)."""
-    return [
+def sidecar_role(ctx: RenderContext, role: str, binding: str, labels: dict[str, str], sa: str) -> list[dict[str, Any]]:
+    """Role `role` with the two rules the routing sidecar's SSRF protection needs (pods and InferencePools,
+    read-only), and RoleBinding `binding` granting it to service account `sa`."""
+    rules = [
         {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]},
         {
             "apiGroups": ["inference.networking.x-k8s.io", "inference.networking.k8s.io"],
             "resources": ["inferencepools"],
             "verbs": ["get", "list", "watch"],
+        },
+    ]
+    return [
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": ctx.metadata(role, labels),
+         "rules": rules},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": ctx.metadata(binding, labels),
+            "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": ctx.namespace}],
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
         },
     ]
 
@@ -141,25 +153,7 @@ def sidecar_rbac(ctx: RenderContext) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if user_sa in ("", managed):
         out.append({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": ctx.metadata(managed, labels)})
-    sa = user_sa or managed
-    role = ctx.child("-kserve-role")
-    out.append(
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "Role",
-            "metadata": ctx.metadata(role, labels),
-            "rules": sidecar_rules(),
-        }
-    )
-    out.append(
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "RoleBinding",
-            "metadata": ctx.metadata(ctx.child("-kserve-rb"), labels),
-            "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": ctx.namespace}],
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
-        }
-    )
+    out += sidecar_role(ctx, ctx.child("-kserve-role"), ctx.child("-kserve-rb"), labels, user_sa or managed)
     return out
 
 
