@@ -21,6 +21,7 @@ from typing import Any, Callable
 import yaml
 
 from .jsoncopy import copy_json
+from .load import YAML_FLOAT, go_int
 
 _STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
 _MERGE = "tag:yaml.org,2002:merge"
@@ -32,8 +33,6 @@ _WORDS[""] = (_NULL, None)
 for _words, _value in ((".nan .NaN .NAN", math.nan), (".inf .Inf .INF +.inf +.Inf +.INF", math.inf), ("-.inf -.Inf -.INF", -math.inf)):
     _WORDS.update({w: (_FLOAT, _value) for w in _words.split()})
 
-_GO_INT = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 _TIMESTAMP = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})"
@@ -41,26 +40,6 @@ _TIMESTAMP = re.compile(
     r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?"
 )
 _INT64 = 1 << 63
-
-
-def _go_parse_int(text: str) -> int | None:
-    """strconv.ParseInt(text, 0, 64), falling back to ParseUint for large unsigned values."""
-    match = _GO_INT.fullmatch(text)
-    if match is None:
-        return None
-    sign, body = match.groups()
-    low = body[:2].lower()
-    if low in ("0x", "0o", "0b"):
-        value = int(body[2:], {"0x": 16, "0o": 8, "0b": 2}[low])
-    elif body.startswith("0") and len(body) > 1:
-        value = int(body[1:], 8)
-    else:
-        value = int(body)
-    if sign == "-":
-        value = -value
-    if -_INT64 <= value < _INT64 or (not sign and value < 2 * _INT64):
-        return value
-    return None
 
 
 def go_yaml_resolve(text: str) -> tuple[str, Any]:
@@ -74,10 +53,10 @@ def go_yaml_resolve(text: str) -> tuple[str, Any]:
             return _FLOAT, float(text)
     elif first in "+-0123456789":
         plain = text.replace("_", "")
-        value = _go_parse_int(plain)
+        value = go_int(plain)
         if value is not None:
             return _INT, value
-        if _YAML_FLOAT.fullmatch(plain):
+        if YAML_FLOAT.fullmatch(plain):
             return _FLOAT, float(plain)
     return _STR, text
 

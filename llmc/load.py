@@ -224,7 +224,7 @@ _NONFINITE = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", 
 # First characters for which go-yaml tries anything but a string.
 _MAYBE_NOT_STR = frozenset("+-0123456789.yYnNtTfFoO~")
 _GO_INT = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
 
@@ -243,8 +243,9 @@ class _Unrepresentable(ValueError):
     """A YAML value that has no JSON form (.inf, .nan)."""
 
 
-def _go_int(text: str) -> int | None:
-    """Go's `strconv.ParseInt(text, 0, 64)`, falling back to `ParseUint`; None if neither parses."""
+def go_int(text: str) -> int | None:
+    """Go's `strconv.ParseInt(text, 0, 64)`, falling back to `ParseUint`; None if neither parses (goyaml.v2's
+    int resolution, also for the endpoint picker's config in llmc.goyaml)."""
     match = _GO_INT.fullmatch(text)
     if match is None:
         return None
@@ -295,15 +296,15 @@ def resolve_plain(text: str, json_numbers: bool = True) -> Any:
         raise _Unrepresentable(text)
     first = text[0]
     if first == ".":
-        if _YAML_FLOAT.fullmatch(text):
+        if YAML_FLOAT.fullmatch(text):
             return _number(float(text)) if json_numbers else float(text)
         return text
     if first in "+-0123456789":
         plain = text.replace("_", "")
-        number = _go_int(plain)
+        number = go_int(plain)
         if number is not None:
             return number
-        if _YAML_FLOAT.fullmatch(plain):
+        if YAML_FLOAT.fullmatch(plain):
             value = float(plain)
             if math.isfinite(value):  # Go's ParseFloat fails on overflow: the text stays a string
                 return _number(value) if json_numbers else value
