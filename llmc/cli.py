@@ -19,8 +19,10 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Render KServe LLMInferenceService objects offline, as the KServe controller would create them.",
     pretty_exceptions_enable=False,
+    # Help texts are plain text: option help like GROUP/VERSION[/KIND] must not be read as rich markup.
+    rich_markup_mode=None,
 )
-presets_app = typer.Typer(no_args_is_help=True, help="List and show the built-in preset sets.")
+presets_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="List and show the built-in preset sets.")
 app.add_typer(presets_app, name="presets")
 
 
