@@ -53,9 +53,12 @@ def render(
     output: Annotated[Output, typer.Option("-o", "--output", help="Output format.")] = Output.yaml,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
     owner_references: Annotated[bool, typer.Option("--owner-references", help="Add ownerReferences (uses metadata.uid when set).")] = False,
-    api_versions: Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")] = None,
+    api_versions: Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND] added to the default capabilities; -GROUP/VERSION removes one. Repeatable.")] = None,
     kube_version: Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")] = None,
-    dra_api: Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")] = "resource.k8s.io/v1",
+    dra_api: Annotated[Optional[str], typer.Option("--dra-api", help="ResourceClaimTemplate API: resource.k8s.io/v1, v1beta2 or v1beta1 (default: the newest the cluster serves).")] = None,
+    gateway_pool_api: Annotated[str, typer.Option("--gateway-pool-api", help="InferencePool API the Gateway reads: v1 (default) or v1alpha2; the managed route points at that pool.")] = "v1",
+    cert_issuer: Annotated[Optional[str], typer.Option("--cert-issuer", help="Issuer/NAME or ClusterIssuer/NAME for the TLS Certificate (default: a self-signed Issuer, rendered too).")] = None,
+    controller_objects: Annotated[bool, typer.Option("--controller-objects", help="Only the controller's own objects (no cert-manager Certificate/Issuer), for review diffs.")] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Do not print findings.")] = False,
     kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")] = None,
     output_dir: Annotated[Optional[str], typer.Option("--output-dir", help="Write one file per object into this folder (replaced as a whole) instead of stdout.")] = None,
@@ -71,7 +74,8 @@ def render(
         system_namespace=system_namespace, output=output.value, strict=strict, owner_references=owner_references,
         api_versions=api_versions, kube_version=kube_version, dra_api=dra_api, quiet=quiet,
         kserve_version=kserve_version.value if kserve_version else None, output_dir=output_dir,
-        show_only=show_only, runtimes=runtimes, jobs=jobs, validate=validate)
+        show_only=show_only, runtimes=runtimes, jobs=jobs, validate=validate, gateway_pool_api=gateway_pool_api,
+        cert_issuer=cert_issuer, controller_objects=controller_objects)
 
 
 class DiffOutput(str, Enum):

@@ -105,19 +105,27 @@ def _with_bar(items, total: int, console):
 
 def build_request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
                   owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None,
-                  runtimes=None, validate=False):
+                  runtimes=None, validate=False, gateway_pool_api="v1", cert_issuer=None,
+                  controller_objects=False, complete_api_versions=False):
     """The pipeline's Request from the command line's options: every input file read, nothing admitted yet."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
     from .presets import DEFAULT_SET
-    from .render.context import Capabilities, RenderOptions
+    from .capabilities import capabilities, dra_api as choose_dra_api, kube_version as kube_version_text
+    from .render.context import RenderOptions
     from .settings import Settings, settings_from_configmap
+    from .validate_output import DEFAULT_KUBE_VERSION
 
     if presets and preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
-    if dra_api not in ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"):
-        raise LlmcError(f"unsupported --dra-api {dra_api!r}", hint="use resource.k8s.io/v1, v1beta2 or v1beta1", exit_code=2)
+    caps = capabilities(api_versions, kube_version, complete=complete_api_versions)
+    options = RenderOptions(
+        owner_references=owner_references, dra_api=choose_dra_api(caps, dra_api), capabilities=caps,
+        gateway_pool_api=_gateway_pool_api(gateway_pool_api, caps), cert_issuer=_cert_issuer(cert_issuer),
+        controller_objects=controller_objects,
+        schema_version=(kube_version_text(kube_version) if kube_version else DEFAULT_KUBE_VERSION) if validate else None,
+    )
     inputs = read_documents(filename, sources)
     admitted_presets = None
     if presets:
@@ -147,18 +155,35 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
         from .inputs import runtime_documents
 
         runtime_docs = runtime_documents(runtimes, sources)
-    caps = Capabilities()
-    if api_versions:
-        caps = Capabilities(api_versions=frozenset(api_versions), kube_version=kube_version or caps.kube_version)
-    elif kube_version:
-        caps = Capabilities(kube_version=kube_version)
-    schema_version = None
-    if validate:
-        from .validate_output import DEFAULT_KUBE_VERSION
-
-        schema_version = kube_version or DEFAULT_KUBE_VERSION
-    options = RenderOptions(owner_references=owner_references, dra_api=dra_api, capabilities=caps,
-                            schema_version=schema_version)
     version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [])
+
+
+def _gateway_pool_api(value: str, caps) -> str:
+    """--gateway-pool-api: v1, or v1alpha2 for a Gateway that reads only that API (its pool must be rendered)."""
+    from .errors import LlmcError
+
+    if value not in ("v1", "v1alpha2"):
+        raise LlmcError(f"unsupported --gateway-pool-api {value!r}", hint="use v1 or v1alpha2", exit_code=2)
+    if value == "v1alpha2" and not caps.has("inference.networking.x-k8s.io/v1alpha2", "InferencePool"):
+        raise LlmcError(
+            "--gateway-pool-api v1alpha2 needs the v1alpha2 InferencePool API in the cluster's capabilities",
+            hint="add --api-versions inference.networking.x-k8s.io/v1alpha2: the controller then also creates "
+            "the v1alpha2 pool the route points at",
+            exit_code=2,
+        )
+    return value
+
+
+def _cert_issuer(value: str | None) -> tuple[str, str] | None:
+    """--cert-issuer KIND/NAME (Issuer in the service's namespace, or ClusterIssuer)."""
+    from .errors import LlmcError
+
+    if value is None:
+        return None
+    kind, _, name = value.partition("/")
+    if kind not in ("Issuer", "ClusterIssuer") or not name or "/" in name:
+        raise LlmcError(f"--cert-issuer {value!r} is not KIND/NAME",
+                        hint="use Issuer/NAME (in the service's namespace) or ClusterIssuer/NAME", exit_code=2)
+    return kind, name

@@ -55,6 +55,9 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
     ("HorizontalPodAutoscaler", "-kserve-prefill-hpa", "spec.prefill.scaling: scales the prefill workload"),
     ("ScaledObject", "-kserve-keda", "spec.scaling with KEDA: scales the main workload"),
     ("ScaledObject", "-kserve-prefill-keda", "spec.prefill.scaling with KEDA: scales the prefill workload"),
+    ("Certificate", "-kserve-self-signed-certs",
+     "rendered by llmc, not the controller: cert-manager creates the TLS Secret the pods mount, which the controller generates at run time"),
+    ("Issuer", "-kserve-self-signed-issuer", "rendered by llmc: the self-signed cert-manager issuer of that Certificate"),
 )
 
 

@@ -28,9 +28,9 @@ PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help="Built
 KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
 NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
 SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
-ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND]; replaces the default capabilities. Repeatable.")]
+ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND] added to the default capabilities; -GROUP/VERSION removes one. Repeatable.")]
 KubeVersionOpt = Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")]
-DraApiOpt = Annotated[str, typer.Option("--dra-api", help="resource.k8s.io/v1 (default), v1beta2 or v1beta1.")]
+DraApiOpt = Annotated[Optional[str], typer.Option("--dra-api", help="ResourceClaimTemplate API: resource.k8s.io/v1, v1beta2 or v1beta1 (default: the newest the cluster serves).")]
 KserveVersionOpt = Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")]
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
@@ -55,7 +55,9 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
         list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
         config.namespace, config.system_namespace, config.owner_references,
         list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
-        kserve_version=config.kserve_version,
+        kserve_version=config.kserve_version, gateway_pool_api=config.gateway_pool_api,
+        cert_issuer=config.cert_issuer, controller_objects=config.controller_objects,
+        complete_api_versions=config.complete_api_versions,
     )
     if inputs:
         request = replace(request, inputs=[*inputs, *request.inputs])
@@ -91,7 +93,7 @@ def explain(
     system_namespace: SystemNamespaceOpt = "kserve",
     api_versions: ApiVersionsOpt = None,
     kube_version: KubeVersionOpt = None,
-    dra_api: DraApiOpt = "resource.k8s.io/v1",
+    dra_api: DraApiOpt = None,
     kserve_version: KserveVersionOpt = None,
     cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
@@ -258,10 +260,12 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
     values = {key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items() if ARGOCD_ENV_PREFIX + name in env}
     defaults = {"namespace": env.get("ARGOCD_APP_NAMESPACE", ""), "kubeVersion": env.get("KUBE_VERSION", ""),
                 "apiVersions": env.get("KUBE_API_VERSIONS", "")}
+    complete = not values.get("apiVersions", "").strip() and bool(defaults["apiVersions"].strip())
     for key, value in defaults.items():
         if not values.get(key, "").strip():
             values[key] = value
-    return config_from_strings(values, "Argo CD environment")
+    config = config_from_strings(values, "Argo CD environment")
+    return replace(config, complete_api_versions=True) if complete else config
 
 
 def _inside(root: Path, path: str) -> Path:

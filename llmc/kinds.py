@@ -51,6 +51,8 @@ INSTALL_ORDER: tuple[str, ...] = (
     "PodSecurityPolicy",
     "PodDisruptionBudget",
     "ServiceAccount",
+    "Issuer",  # llmc: cert-manager, before the Certificate that names it
+    "Certificate",  # llmc: creates the Secret the pods mount
     "Secret",
     "SecretList",
     "ConfigMap",

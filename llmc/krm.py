@@ -50,9 +50,14 @@ class RenderConfig:
     strict: bool = False
     api_versions: tuple[str, ...] = ()
     kube_version: str | None = None
-    dra_api: str = "resource.k8s.io/v1"
+    dra_api: str | None = None
     owner_references: bool = False
     kserve_version: str | None = None
+    gateway_pool_api: str = "v1"
+    cert_issuer: str | None = None
+    controller_objects: bool = False
+    # Argo CD's KUBE_API_VERSIONS lists the live cluster's APIs: they replace the defaults instead of adding.
+    complete_api_versions: bool = False
 
 
 # config key -> (RenderConfig field, type)
@@ -69,6 +74,9 @@ FIELDS: dict[str, tuple[str, type]] = {
     "draApi": ("dra_api", str),
     "ownerReferences": ("owner_references", bool),
     "kserveVersion": ("kserve_version", str),
+    "gatewayPoolApi": ("gateway_pool_api", str),
+    "certIssuer": ("cert_issuer", str),
+    "controllerObjects": ("controller_objects", bool),
 }
 
 

@@ -79,6 +79,8 @@ CRD_FILES: dict[tuple[str, str], str] = {
     ("inference.networking.k8s.io/v1", "InferencePool"): "inferencepool-inference.networking.k8s.io-v1.json",
     ("inference.networking.x-k8s.io/v1alpha2", "InferencePool"):
         "inferencepool-inference.networking.x-k8s.io-v1alpha2.json",
+    ("cert-manager.io/v1", "Certificate"): "certificate-cert-manager.io-v1.json",
+    ("cert-manager.io/v1", "Issuer"): "issuer-cert-manager.io-v1.json",
 }
 
 _DEFINITIONS_ID = "https://kubernetes.io/api/_definitions.json"

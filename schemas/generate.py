@@ -28,6 +28,13 @@ SOURCES = [
     ("lws/leaderworkerset.x-k8s.io_leaderworkersets.yaml", ["v1"]),
 ]
 
+# cert-manager is not in ../shared/upstream: its two CRDs llmc emits objects of
+# (Certificate, Issuer) are kept in schemas/sources/, see the README there.
+LOCAL_SOURCES = [
+    ("cert-manager/cert-manager.io_certificates.yaml", ["v1"]),
+    ("cert-manager/cert-manager.io_issuers.yaml", ["v1"]),
+]
+
 
 def strip(node):
     """Drop prose from a schema tree, keep everything structural."""
@@ -58,8 +65,9 @@ def main(argv: list[str]) -> int:
     out = HERE / "crd"
     out.mkdir(exist_ok=True)
     written = []
-    for rel, versions in SOURCES:
-        for name, schema in schemas_from(upstream / rel, versions):
+    sources = [(upstream / rel, v) for rel, v in SOURCES] + [(HERE / "sources" / rel, v) for rel, v in LOCAL_SOURCES]
+    for path, versions in sources:
+        for name, schema in schemas_from(path, versions):
             (out / name).write_text(json.dumps(schema, sort_keys=True, separators=(",", ":")) + "\n")
             written.append(name)
     for name in sorted(written):

@@ -25,8 +25,8 @@ KSERVE_CONFIG = (ROOT / "golden" / "tls-on" / "kserve-config.yaml").read_text()
 SECRET = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: hf-token\nstringData:\n  token: x\n"
 ALL_APIS = (
     "v1,apps/v1,rbac.authorization.k8s.io/v1,apps/v1/Deployment,gateway.networking.k8s.io/v1,"
-    "inference.networking.k8s.io/v1,leaderworkerset.x-k8s.io/v1,resource.k8s.io/v1"
-)
+    "inference.networking.k8s.io/v1,leaderworkerset.x-k8s.io/v1,resource.k8s.io/v1,cert-manager.io/v1"
+)  # a cluster KServe is installed on: it has cert-manager
 
 
 @pytest.fixture
@@ -118,7 +118,8 @@ def test_generate_writes_manifests_on_stdout_and_logs_on_stderr(generated) -> No
     namespaces = {o["metadata"].get("namespace") for o in objects if o["kind"] not in ("Secret", "ClusterRoleBinding")}
     assert namespaces == {"team-a"}, "ARGOCD_APP_NAMESPACE is the default namespace"
     assert "llmc: rendered 1 service(s) from 2 file(s)" in done.stderr
-    assert "LLMC301" in done.stderr
+    assert "LLMC302" in done.stderr, "the Certificate that stands in for the controller's TLS Secret"
+    assert {"Certificate", "Issuer"} <= {o["kind"] for o in objects}
 
 
 def test_generate_equals_llmc_render_with_the_same_options(generated) -> None:
@@ -183,8 +184,10 @@ def test_environment_mapping() -> None:
     }
     assert argocd_config(env) == RenderConfig(
         files=("svc/", "more.yaml"), namespace="dest", kube_version="1.31.0", api_versions=("v1", "apps/v1"),
-        dra_api="resource.k8s.io/v1beta1", owner_references=True,
+        dra_api="resource.k8s.io/v1beta1", owner_references=True, complete_api_versions=True,
     )
+    chosen = argocd_config({**env, "ARGOCD_ENV_LLMC_API_VERSIONS": "monitoring.coreos.com/v1"})
+    assert not chosen.complete_api_versions, "the user's own list adds to the defaults, as on the command line"
     overridden = argocd_config({**env, "ARGOCD_ENV_LLMC_NAMESPACE": "mine", "ARGOCD_ENV_LLMC_KUBE_VERSION": "1.35.0"})
     assert (overridden.namespace, overridden.kube_version) == ("mine", "1.35.0")
     assert argocd_config({}) == RenderConfig()

@@ -74,7 +74,7 @@ def test_usage_errors_exit_2():
 
 def test_strict_fails_on_warnings_but_not_on_notes():
     notes_only = runner.invoke(app, ["render", "--strict", "-f", str(EXAMPLES / "llama-single-gpu.yaml")])
-    assert notes_only.exit_code == 0 and "note: LLMC301" in notes_only.stderr
+    assert notes_only.exit_code == 0 and "note: LLMC302" in notes_only.stderr
     warned = runner.invoke(app, ["render", "--strict", "-f", str(ROOT / "golden/pipeline-parallel-single-node/input.yaml")])
     assert warned.exit_code == 1 and "warning: LLMC101" in warned.stderr
     assert warned.stdout  # the manifests are still written; the exit code carries the verdict

@@ -95,7 +95,7 @@ def test_explain_json_for_the_managed_dra_example() -> None:
     assert layers["spec.template.containers[name=main].image"] == "Preset:kserve/kserve-config-llm-template"
     # the managed-DRA claim is injected after the merge: no layer wrote it
     assert layers["spec.template.resourceClaims[name=managed-device].resourceClaimTemplateName"] is None
-    assert [f["code"] for f in svc["findings"]] == ["LLMC301"]
+    assert [f["code"] for f in svc["findings"]] == ["LLMC302"]
     assert svc["url"] is None  # no Gateway given
 
 

@@ -77,7 +77,7 @@ def test_services_are_replaced_by_their_objects_and_the_rest_passes_through() ->
 
 def test_findings_become_results_pointing_at_the_service() -> None:
     _, out = krm(resource_list([with_source(SERVICE, "svc/llama.yaml", 2)]))
-    (note,) = [r for r in out["results"] if r["tags"]["code"] == "LLMC301"]
+    (note,) = [r for r in out["results"] if r["tags"]["code"] == "LLMC302"]
     assert note["severity"] == "info"
     assert note["resourceRef"] == {
         "apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService", "name": "llama-8b", "namespace": "team-a",

@@ -106,7 +106,7 @@ def test_plugin_command_directly(tmp_path: Path) -> None:
     result = llmc("kustomize-plugin", str(config), cwd=DOCS / "generator")
     assert result.returncode == 0, result.stderr
     assert {o["metadata"]["namespace"] for o in objects(result.stdout) if o["kind"] != "ClusterRoleBinding"} == {"team-a"}
-    assert "LLMC301" in result.stderr  # findings go to stderr, never into the manifests
+    assert "LLMC302" in result.stderr  # findings go to stderr, never into the manifests
 
 
 def test_plugin_rejects_unknown_options(tmp_path: Path) -> None:

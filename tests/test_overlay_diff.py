@@ -45,7 +45,7 @@ def built(tmp_path: Path) -> Path:
     rendered = llmc("render", "-f", str(overlay / "plain-service.yaml"))
     assert rendered.exit_code == 0, rendered.stderr
     base_objects = [d for d in yaml.safe_load_all(rendered.stdout) if d]
-    assert sorted(o["kind"] for o in base_objects) == ["Deployment", "Service"]
+    assert sorted(o["kind"] for o in base_objects) == ["Certificate", "Deployment", "Issuer", "Service"]
     files = write_output_dir(base_objects, overlay / "base")
     (overlay / "base" / "kustomization.yaml").write_text(
         yaml.safe_dump({"resources": [f.name for f in files]}, sort_keys=False)

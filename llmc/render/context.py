@@ -23,6 +23,7 @@ class Capabilities:
             "leaderworkerset.x-k8s.io/v1",
             "resource.k8s.io/v1",
             "keda.sh/v1alpha1",
+            "cert-manager.io/v1",
         }
     )
     kube_version: str = "1.34.0"
@@ -38,7 +39,14 @@ class RenderOptions:
     """User choices that change the output but not the controller's logic."""
 
     owner_references: bool = False
-    dra_api: str = "resource.k8s.io/v1"
+    # The ResourceClaimTemplate's API (llmc.capabilities.dra_api); None: the cluster serves no DRA API.
+    dra_api: str | None = "resource.k8s.io/v1"
+    # The InferencePool API the Gateway reads (--gateway-pool-api): the managed route converges to its group.
+    gateway_pool_api: str = "v1"
+    # --cert-issuer KIND/NAME: the cert-manager issuer of the TLS Certificate; None renders a self-signed Issuer.
+    cert_issuer: tuple[str, str] | None = None
+    # --controller-objects: exactly the controller's object set (no Certificate or Issuer), for review diffs.
+    controller_objects: bool = False
     capabilities: Capabilities = field(default_factory=Capabilities)
     # Kubernetes version whose JSON Schemas every rendered object must pass (--validate);
     # None checks only the API server's own rules (names, labels, sizes, references in pods).

@@ -146,6 +146,16 @@ def objects(ctx: RenderContext) -> list[dict[str, Any]]:
         return []
     _findings(ctx, config)
     api = ctx.options.dra_api
+    if api is None:
+        from ..errors import LlmcError, Location
+
+        raise LlmcError(
+            f"managed DRA needs a resource.k8s.io API, and the cluster described by --api-versions and "
+            f"--kube-version {ctx.options.capabilities.kube_version} serves none",
+            Location(path=f"metadata.annotations.{DEVICE_CLASS}"),
+            hint="DRA is served from Kubernetes 1.32 (v1beta1), 1.33 (v1beta2) and 1.34 (v1); "
+            "add the cluster's with --api-versions or --dra-api",
+        )
     return [
         {
             "apiVersion": api,

@@ -54,6 +54,7 @@ GATEWAY_API = "gateway.networking.k8s.io/v1"
 GATEWAY_GROUP = "gateway.networking.k8s.io"
 POOL_V1_API = "inference.networking.k8s.io/v1"
 POOL_V1ALPHA2_API = "inference.networking.x-k8s.io/v1alpha2"
+POOL_MIGRATED_ANNOTATION = "serving.kserve.io/inference-pool-migrated"
 ROUTER_COMPONENT = "llminferenceservice-router"
 ROUTING_GROUP_LABEL = "serving.kserve.io/routing-group"
 GATEWAY_NAME_LABEL = "gateway.networking.k8s.io/gateway-name"
@@ -363,9 +364,13 @@ def http_route(ctx: RenderContext, cluster: Cluster | None = None) -> dict[str, 
     """The managed HTTPRoute `<name>-kserve-route` (expectedHTTPRoute), or None when there is none.
 
     Steps: model-based routing (LoRA header matches added, or header matches stripped), the
-    InferencePool group of the default pool backends (first reconcile: v1alpha2, even where only
-    v1 exists; the controller moves them to v1 once the Gateway rejects v1alpha2), the
-    traffic-splitting rewrite of a `route.group`, then API-server defaults (see `route_defaults`).
+    InferencePool group of the default pool backends, the traffic-splitting rewrite of a
+    `route.group`, then API-server defaults (see `route_defaults`).
+
+    The group is the converged one, not the first pass's: the controller starts on v1alpha2 and,
+    once the Gateway accepts v1 (or rejects v1alpha2 with InvalidKind), moves the default backends
+    to v1 and marks the route `inference-pool-migrated: "v1"` for good (expectedHTTPRoute's
+    migration block). A Gateway that only speaks v1alpha2 (`--gateway-pool-api v1alpha2`) keeps it there.
     """
     http = _http_spec(ctx.spec)
     if _router(ctx.spec).get("route") is None or http is None:
@@ -378,17 +383,22 @@ def http_route(ctx: RenderContext, cluster: Cluster | None = None) -> dict[str, 
             _expand_lora_matches(spec, ctx.namespace, lora.get("adapters") or [], header)
     else:
         _strip_model_routing(spec, header)
+    annotations = None
     if scheduler.scheduler(ctx.spec) is not None and not scheduler.has_pool_ref(ctx.spec):
+        migrated = ctx.options.gateway_pool_api == "v1"
+        group = scheduler.INFERENCE_V1 if migrated else scheduler.INFERENCE_V1ALPHA2
         for ref in _backend_refs(spec):
             if _is_default_backend_ref(ref, ctx.name):
-                ref["group"] = scheduler.INFERENCE_V1ALPHA2
+                ref["group"] = group
+        if migrated:
+            annotations = {POOL_MIGRATED_ANNOTATION: "v1"}
     if (_router(ctx.spec).get("route") or {}).get("group") is not None:
         _rewrite_for_group(ctx, spec)
     route_defaults(spec)
     return {
         "apiVersion": GATEWAY_API,
         "kind": "HTTPRoute",
-        "metadata": ctx.metadata(ctx.child("-kserve-route"), router_labels(ctx)),
+        "metadata": ctx.metadata(ctx.child("-kserve-route"), router_labels(ctx), annotations),
         "spec": spec,
     }
 

@@ -77,11 +77,13 @@ def merged(upstream: Path, router_spec: dict[str, Any] | None = None, *, tls: bo
 
 
 def context(spec: dict[str, Any], *, tls: bool = False, apis: frozenset[str] = ALL_APIS, owners: bool = False,
-            ingress: dict[str, Any] | None = None, annotations: dict[str, str] | None = None) -> RenderContext:
+            ingress: dict[str, Any] | None = None, annotations: dict[str, str] | None = None,
+            gateway_pool_api: str = "v1") -> RenderContext:
     service = {"metadata": {"name": NAME, "namespace": NS, "uid": "uid-1", "annotations": annotations or {}},
                "spec": {"model": {"uri": f"hf://{MODEL}", "name": MODEL}, "router": {}}}
     settings = Settings(ingress=dict(DEFAULT_INGRESS, enableLLMInferenceServiceTLS=tls, **(ingress or {})))
-    options = RenderOptions(owner_references=owners, capabilities=Capabilities(api_versions=apis))
+    options = RenderOptions(owner_references=owners, capabilities=Capabilities(api_versions=apis),
+                            gateway_pool_api=gateway_pool_api)
     return RenderContext(service, spec, settings, options, Findings(f"{NS}/{NAME}"))
 
 
@@ -127,9 +129,9 @@ def test_reference_objects_in_controller_order(reference: list[dict[str, Any]]) 
     ]
 
 
-def _pool_backend() -> dict[str, Any]:
-    return {"group": "inference.networking.x-k8s.io", "kind": "InferencePool", "name": f"{NAME}-inference-pool",
-            "port": 8000, "weight": 1}
+def _pool_backend(group: str = "inference.networking.k8s.io") -> dict[str, Any]:
+    # The converged route (expectedHTTPRoute's migration block): v1 once the Gateway accepts it.
+    return {"group": group, "kind": "InferencePool", "name": f"{NAME}-inference-pool", "port": 8000, "weight": 1}
 
 
 def _svc_backend() -> dict[str, Any]:
@@ -178,12 +180,22 @@ def test_reference_httproute(reference: list[dict[str, Any]]) -> None:
         "namespace": NS,
         "labels": {"app.kubernetes.io/component": "llminferenceservice-router", "app.kubernetes.io/name": NAME,
                    "app.kubernetes.io/part-of": "llminferenceservice"},
+        "annotations": {"serving.kserve.io/inference-pool-migrated": "v1"},
     }
     assert route["spec"]["parentRefs"] == [
         {"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "kserve-ingress-gateway", "namespace": "kserve"}
     ]
     assert route["spec"]["rules"] == reference_rules()
     assert set(route["spec"]) == {"parentRefs", "rules"}
+
+
+def test_route_stays_on_v1alpha2_for_a_gateway_that_reads_only_v1alpha2(upstream: Path) -> None:
+    """expectedHTTPRoute: without the migration signal (v1 accepted, or v1alpha2 rejected) the default pool
+    backends keep the v1alpha2 group and the route gets no inference-pool-migrated annotation."""
+    route = by_kind(render(context(merged(upstream), gateway_pool_api="v1alpha2")), "HTTPRoute")
+    assert "annotations" not in route["metadata"]
+    pools = [ref for rule in route["spec"]["rules"] for ref in rule.get("backendRefs", []) if ref["kind"] == "InferencePool"]
+    assert pools and all(ref == _pool_backend("inference.networking.x-k8s.io") for ref in pools)
 
 
 def test_reference_inference_pools(reference: list[dict[str, Any]]) -> None:
@@ -408,10 +420,10 @@ def test_scheduler_without_route(upstream: Path) -> None:
 
 
 def test_v1alpha2_pool_only_when_discoverable(upstream: Path) -> None:
-    # 03 §3.5: the twin needs the v1alpha2 CRD; the route still starts on the v1alpha2 group (§3.1.3)
+    # 03 §3.5: the twin needs the v1alpha2 CRD; the converged route points at the v1 pool, which is rendered
     objs = render(context(merged(upstream), apis=Capabilities().api_versions))
     assert [o["apiVersion"] for o in objs if o["kind"] == "InferencePool"] == ["inference.networking.k8s.io/v1"]
-    assert by_kind(objs, "HTTPRoute")["spec"]["rules"][0]["backendRefs"][0]["group"] == "inference.networking.x-k8s.io"
+    assert by_kind(objs, "HTTPRoute")["spec"]["rules"][0]["backendRefs"][0]["group"] == "inference.networking.k8s.io"
 
 
 # -- model-based routing and LoRA (03 §8) ---------------------------------------------------------------
