@@ -154,3 +154,45 @@ def test_own_methods_win() -> None:
             return True
 
     assert repr(Own(1)) == "mine" and Own(1) == Own(2) and hash(Own(1)) == hash((1,))
+
+
+def test_the_precompiled_inits_are_current_and_cover_every_llmc_class() -> None:
+    """llmc/record_inits.py is what `python -m llmc.record` writes, and no llmc class compiles its own __init__."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "from llmc import record\n"
+        "print(record._generate(), end='')\n"
+    )
+    generated = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert generated == (Path(rec.__file__).with_name("record_inits.py")).read_text(), "run: python -m llmc.record"
+    check = (
+        "from llmc import record\n"
+        "calls = []\n"
+        "original = record._compile_init\n"
+        "record._compile_init = lambda *shape: calls.append(shape) or original(*shape)\n"
+        "import importlib, pkgutil, llmc\n"
+        "for info in pkgutil.walk_packages(llmc.__path__, 'llmc.'):\n"
+        "    if info.name != 'llmc.__main__':\n"
+        "        importlib.import_module(info.name)\n"
+        "print(calls)\n"
+    )
+    compiled = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True).stdout
+    assert compiled.strip() == "[]"
+
+
+def test_a_precompiled_init_behaves_like_a_compiled_one() -> None:
+    @rec.record(frozen=True)
+    class Point:
+        x: int
+        y: int = 2
+        tags: list = rec.field(default_factory=list)
+
+    point = Point(1)
+    assert (point.x, point.y, point.tags) == (1, 2, [])
+    assert Point.__init__.__code__.co_name == "__init__"
+    assert Point.__init__.__code__.co_varnames[:4] == ("self", "x", "y", "tags")
+    with pytest.raises(rec.FrozenInstanceError):
+        point.x = 3
