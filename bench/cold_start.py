@@ -1,55 +1,83 @@
-"""Cold start: one `llmc render` of a single-node service against `kubectl kustomize` of an equivalent overlay.
+"""Cold start: one `llmc render` of KServe's managed-DRA minimal sample (with its router) against
+`kubectl kustomize` of an overlay holding the same objects, and against the Python floor.
 
-    python bench/cold_start.py [--rounds 21] [--sample docs/examples/mistral-dra.yaml]
+    python bench/cold_start.py [--rounds 21]
 
-The overlay (bench/data/overlay/) holds what a user would otherwise write by hand
-for the same service: the vLLM Deployment, its Service and the
-ResourceClaimTemplate, placed into a namespace with a label, an image tag and a
-patch. Each round runs, in rotating order:
+Each round runs, in rotating order, and measures wall and CPU (user+system, the child's rusage):
 
-- llmc render -f SAMPLE          the contender
-- kubectl kustomize OVERLAY      the yardstick (Go, one static binary)
-- python -c pass                 the floor of any Python CLI (interpreter start)
-- llmc version                   llmc's fixed start-up cost (imports, argument parsing)
+- llmc render -f SAMPLE                         built-in presets (kserve-master)
+- llmc render -f SAMPLE --presets KSERVE        KServe's own presets (../shared/upstream), when present
+- kubectl kustomize bench/data/managed-dra-overlay   the yardstick: the same objects, hand-written
+- python bench/floor.py llmc-output.yaml        the Python floor: interpreter + PyYAML + C load/dump
+- python -c pass                                interpreter start
 
-and prints the medians over the rounds and each one's ratio to kustomize. Output
-goes to /dev/null; the children get a bytecode cache (see common.child_env).
-Target (issue #8): llmc render <= 1.5x kubectl kustomize.
+Prints the machine, its load, the medians and min-max, and each median's ratio to kustomize.
+Targets (issue 18): llmc render <= 1.2x kubectl kustomize, CPU and wall.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import statistics
+import subprocess
 import sys
-from functools import partial
+import tempfile
 
-from common import ROOT, child_env, interleaved, llmc_command, report, require, run_once, show
+from common import ROOT, child_env, llmc_command, require, run_measured, show
 
-TARGET = 1.5
+TARGET = 1.2
+SAMPLE = ROOT.parent / "shared/upstream/kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml"
+KSERVE_PRESETS = ROOT.parent / "shared/upstream/kserve/presets/master"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
-    parser.add_argument("--sample", default=str(ROOT / "docs/examples/mistral-dra.yaml"))
-    parser.add_argument("--overlay", default=str(ROOT / "bench/data/overlay"))
+    parser.add_argument("--sample", default=str(SAMPLE))
+    parser.add_argument("--overlay", default=str(ROOT / "bench/data/managed-dra-overlay"))
     args = parser.parse_args(argv)
 
     env = child_env()
     llmc = llmc_command()
-    commands = {
-        "llmc render": [*llmc, "render", "-f", args.sample],
+    rendered = subprocess.run([*llmc, "render", "-q", "-f", args.sample], env=env, capture_output=True, check=True).stdout
+    output = os.path.join(tempfile.mkdtemp(), "llmc-output.yaml")
+    with open(output, "wb") as f:
+        f.write(rendered)
+    commands = {"llmc render (built-in presets)": [*llmc, "render", "-f", args.sample]}
+    if KSERVE_PRESETS.is_dir():
+        commands["llmc render (KServe presets)"] = [*llmc, "render", "-f", args.sample, "--presets", str(KSERVE_PRESETS)]
+    commands.update({
         "kubectl kustomize": [require("kubectl"), "kustomize", args.overlay],
+        "python floor": [sys.executable, str(ROOT / "bench/floor.py"), output],
         "python -c pass": [sys.executable, "-c", "pass"],
-        "llmc version": [*llmc, "version"],
-    }
-    contenders = {name: partial(run_once, cmd, env) for name, cmd in commands.items()}
-    print(f"cold start, {args.rounds} interleaved rounds (after one warm-up round), medians:")
-    times = interleaved(contenders, args.rounds)
-    report(times, "kubectl kustomize", {n: show(c) for n, c in commands.items()})
-    ratio = statistics.median(times["llmc render"]) / statistics.median(times["kubectl kustomize"])
-    print(f"llmc render / kubectl kustomize = {ratio:.2f} (target <= {TARGET})")
+    })
+    names = list(commands)
+    for name in names:  # warm-up: caches, bytecode
+        run_measured(commands[name], env)
+    wall: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(args.rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            w, c = run_measured(commands[name], env)
+            wall[name].append(w)
+            cpu[name].append(c)
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"cold start, {args.rounds} interleaved rounds after one warm-up, sample {os.path.basename(args.sample)}:")
+    base_wall, base_cpu = statistics.median(wall["kubectl kustomize"]), statistics.median(cpu["kubectl kustomize"])
+    width = max(map(len, names))
+    for name in names:
+        w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+        print(f"  {name:<{width}}  wall {w * 1000:7.1f} ms ({min(wall[name]) * 1000:.1f}-{max(wall[name]) * 1000:.1f}) "
+              f"x{w / base_wall:4.2f}   CPU {c * 1000:7.1f} ms ({min(cpu[name]) * 1000:.1f}-{max(cpu[name]) * 1000:.1f}) "
+              f"x{c / base_cpu:4.2f}   $ {show(commands[name])}")
+    for name in (n for n in names if n.startswith("llmc")):
+        print(f"{name} / kubectl kustomize: wall {statistics.median(wall[name]) / base_wall:.2f}, "
+              f"CPU {statistics.median(cpu[name]) / base_cpu:.2f} (target <= {TARGET}); "
+              f"/ python floor: wall {statistics.median(wall[name]) / statistics.median(wall['python floor']):.2f}")
     return 0
 
 

@@ -48,12 +48,21 @@ def show(cmd: Sequence[str]) -> str:
 
 def run_once(cmd: Sequence[str], env: dict[str, str], stdout=subprocess.DEVNULL) -> float:
     """Wall time of one run; fails loudly when the command fails."""
+    return run_measured(cmd, env, stdout)[0]
+
+
+def run_measured(cmd: Sequence[str], env: dict[str, str], stdout=subprocess.DEVNULL) -> tuple[float, float]:
+    """(wall, CPU user+system) seconds of one run of `cmd`, from the child's own rusage (os.wait4)."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(f"{show(cmd)} failed with exit code {proc.returncode}:\n{proc.stderr.decode()[-2000:]}")
-    return elapsed
+        raise SystemExit(f"{show(cmd)} failed with exit code {proc.returncode}:\n{err.decode()[-2000:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def interleaved(contenders: dict[str, Callable[[], float]], rounds: int, warmup: int = 1) -> dict[str, list[float]]:
