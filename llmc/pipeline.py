@@ -266,7 +266,27 @@ def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
     check(objects, request.options.schema_version)
+    _check_references(ctx, objects)
     return objects
+
+
+def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
+    """Every reference between the service's objects resolves (llmc.references): the output must work on its own."""
+    from .references import check
+    from .render.certificate import API as CERT_MANAGER_API
+
+    report = check(objects, ctx.name, spec_labels=ctx.spec.get("labels") or {},
+                   controller_objects=ctx.options.controller_objects,
+                   cert_manager=ctx.options.capabilities.has(CERT_MANAGER_API, "Certificate"))
+    for item, message in report.notes:
+        ctx.findings.add("LLMC206", item.where, message)
+    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
+                        hint="the output would not work without the controller; please report this llmc bug")
+              for ref in report.errors]
+    errors += [LlmcError(f"{sel.source} {sel.path} selects no pod of the output", hint="please report this llmc bug")
+               for sel in report.unmatched]
+    if errors:
+        raise ErrorList(errors)
 
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
