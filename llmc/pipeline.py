@@ -106,14 +106,20 @@ def compile_request(request: Request) -> list[ServiceOutput]:
 
     Outputs and errors come in input order.
     """
+    from .collisions import check as collisions
+
     admission = admit_request(request)
     outputs: list[ServiceOutput] = []
     errors: list[LlmcError] = []
+    rendered = []
     for pending in sorted(admission.services, key=lambda p: p.order):
         output, failures = render_pending(admission, pending)
         if output is not None:
             outputs.append(output)
+            rendered.append((pending, output))
         errors += failures
+    rendered.sort(key=lambda item: item[0].key)  # the first of two colliding services is the first in output order
+    errors += collisions((p.key, p.doc.locate(("metadata", "name")), o.objects) for p, o in rendered)
     if errors:
         raise ErrorList(errors)
     return outputs
@@ -183,6 +189,7 @@ def admit_request(request: Request) -> Admission:
             errors.append(relocate(err, doc))
         return None
 
+    errors += duplicate_inputs(request.inputs, request.namespace)
     for doc in request.presets:
         obj = admit(doc, request.settings.system_namespace)
         if obj is not None and obj["kind"] == CONFIG_KIND:
@@ -246,6 +253,37 @@ def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
     from .render.router import Cluster
 
     return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
+
+
+DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})
+
+
+def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
+    """Two inputs defining the same service or config (kind, namespace, name): one would silently
+    replace the other. The same file given twice (`-f dir -f dir/file.yaml`) is caught the same way."""
+    seen: dict[tuple[str, str, str], Document] = {}
+    errors: list[LlmcError] = []
+    for doc in docs:
+        meta = doc.obj.get("metadata")
+        if doc.kind not in DEFINED_ONCE or not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+            continue
+        key = (doc.kind, str(meta.get("namespace") or namespace), meta["name"])
+        first = seen.setdefault(key, doc)
+        if first is not doc:
+            where = first.locate(("metadata", "name"))
+            same = " (the same file is read twice)" if _same_file(first, doc) else ""
+            errors.append(LlmcError(
+                f"{key[0]} {key[1]}/{key[2]} is defined twice: at {where} and here{same}",
+                doc.locate(("metadata", "name")),
+                hint="each object may be defined once; remove one, or give it another name or namespace",
+            ))
+    return errors
+
+
+def _same_file(a: Document, b: Document) -> bool:
+    import os.path
+
+    return os.path.normpath(a.file) == os.path.normpath(b.file) and (a.index, a.item) == (b.index, b.item)
 
 
 def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str, Any]]:

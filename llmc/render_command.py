@@ -152,10 +152,16 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
         gc.collect()
         gc.freeze()
         gc.enable()
+    from .collisions import Owners
+
     failed: list = []
     emit = writer.emit if writer is not None else list
+    owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+    by_order = {p.order: p for p in admission.services}
     try:
         for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
+            pending = by_order[rendered.order]
+            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:
