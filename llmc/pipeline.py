@@ -36,6 +36,8 @@ class Request:
     runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
     # A built-in set's configs as admission stores them (llmc.snapshot), admitted before `presets`
     admitted_presets: list[StoredConfig] = field(default_factory=list)
+    # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
+    require_services: bool = False
 
 
 @record
@@ -190,6 +192,11 @@ def admit_request(request: Request) -> Admission:
         return None
 
     errors += duplicate_inputs(request.inputs, request.namespace)
+    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs):
+        errors.append(LlmcError(
+            "the input holds no LLMInferenceService or InferenceService: nothing to render",
+            hint="check the files given; --allow-empty (allowEmpty, LLMC_ALLOW_EMPTY) renders nothing without an error",
+        ))
     for doc in request.presets:
         obj = admit(doc, request.settings.system_namespace)
         if obj is not None and obj["kind"] == CONFIG_KIND:
