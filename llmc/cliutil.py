@@ -106,7 +106,7 @@ def _with_bar(items, total: int, console):
 def build_request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
                   owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None,
                   runtimes=None, validate=False, gateway_pool_api="v1", cert_issuer=None,
-                  controller_objects=False, complete_api_versions=False):
+                  controller_objects=False, complete_api_versions=False, allow_empty=False):
     """The pipeline's Request from the command line's options: every input file read, nothing admitted yet."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
@@ -157,7 +157,8 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
         runtime_docs = runtime_documents(runtimes, sources)
     version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, namespace, version,
-                   isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [])
+                   isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
+                   require_services=not allow_empty)
 
 
 def _gateway_pool_api(value: str, caps) -> str:

@@ -90,8 +90,23 @@ def explain_service(out: ServiceOutput, request: Request, cluster: Cluster | Non
         "objects": [_object_entry(obj, meta, router_reasons) for obj in out.objects],
         "provenance": [{"path": path, "layer": layer} for path, layer in provenance(resolved.spec, resolved.layers)],
         "findings": [_finding_entry(f) for f in sorted(resolved.findings.items)],
+        "prerequisites": prerequisite_entries(out.objects, meta["name"]),
         "url": url,
     }
+
+
+def prerequisite_entries(objects: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The objects the output refers to that the service does not create (llmc.references), one entry
+    per object with every field that names it: they must exist before the output works."""
+    from .references import prerequisites
+
+    by_target: dict = {}
+    for ref in prerequisites(objects, name):
+        by_target.setdefault(ref.target, []).append(ref.where)
+    return [
+        {"group": t.group, "kind": t.kind, "namespace": t.namespace, "name": t.name, "referencedBy": sorted(set(fields))}
+        for t, fields in sorted(by_target.items())
+    ]
 
 
 def _router_facts(ctx: RenderContext, cluster: Cluster | None) -> tuple[dict[tuple[str, str], str], str | None]:
@@ -247,6 +262,11 @@ def _service_text(svc: dict[str, Any]) -> str:
     lines.append("  findings:" if svc["findings"] else "  findings: none")
     for f in svc["findings"]:
         lines.append(f"    {f['severity']}: {f['code']} {f['path']}: {f['message']}")
+    lines.append("  prerequisites (objects the cluster must already hold):" if svc["prerequisites"] else "  prerequisites: none")
+    for p in svc["prerequisites"]:
+        where = f"{p['namespace']}/{p['name']}" if p["namespace"] else p["name"]
+        group = f" ({p['group']})" if p["group"] else ""
+        lines.append(f"    {p['kind']}{group} {where}: {', '.join(p['referencedBy'])}")
     lines.append(f"  url: {svc['url'] or 'none predicted'}")
     return "\n".join(lines) + "\n"
 

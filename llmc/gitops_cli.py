@@ -57,7 +57,7 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
         list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
         kserve_version=config.kserve_version, gateway_pool_api=config.gateway_pool_api,
         cert_issuer=config.cert_issuer, controller_objects=config.controller_objects,
-        complete_api_versions=config.complete_api_versions,
+        complete_api_versions=config.complete_api_versions, allow_empty=config.allow_empty,
     )
     if inputs:
         request = replace(request, inputs=[*inputs, *request.inputs])
@@ -97,6 +97,7 @@ def explain(
     kserve_version: KserveVersionOpt = None,
     cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
+    allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Render nothing, successfully, when the input holds no LLMInferenceService or InferenceService (an error otherwise).")] = False,
 ) -> None:
     """Explain each service: presets applied, why each object exists, where each field came from, findings, URL."""
     from .explain import cluster_from, explain as build, format_text
@@ -107,6 +108,7 @@ def explain(
         files=tuple(filename), presets=tuple(presets or ()), preset_set=preset_set, kserve_config=kserve_config,
         namespace=namespace, system_namespace=system_namespace, api_versions=tuple(api_versions or ()),
         kube_version=kube_version, dra_api=dra_api, kserve_version=kserve_version.value if kserve_version else None,
+        allow_empty=allow_empty,
     )
     with reported(sources):
         state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
@@ -313,6 +315,7 @@ def check(
     namespace: NamespaceOpt = "default",
     kserve_version: KserveVersionOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
+    allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Pass when no file mentions a service (the pre-commit hook sets it: a commit may touch none).")] = False,
 ) -> None:
     """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
 
@@ -328,7 +331,7 @@ def check(
         inputs, _ = partition(read_documents(paths or [], sources, mentioning="LLMInferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
-                              kserve_version=kserve_version.value if kserve_version else None)
+                              kserve_version=kserve_version.value if kserve_version else None, allow_empty=allow_empty)
         _, outputs = _compile(config, sources, inputs)
     _report_findings(outputs, strict)
 

@@ -58,6 +58,7 @@ class RenderConfig:
     controller_objects: bool = False
     # Argo CD's KUBE_API_VERSIONS lists the live cluster's APIs: they replace the defaults instead of adding.
     complete_api_versions: bool = False
+    allow_empty: bool = False  # no service in the input renders nothing instead of failing
 
 
 # config key -> (RenderConfig field, type)
@@ -77,6 +78,7 @@ FIELDS: dict[str, tuple[str, type]] = {
     "gatewayPoolApi": ("gateway_pool_api", str),
     "certIssuer": ("cert_issuer", str),
     "controllerObjects": ("controller_objects", bool),
+    "allowEmpty": ("allow_empty", bool),
 }
 
 

@@ -43,6 +43,7 @@ RENDER_OPTIONS: tuple[tuple[str, tuple[str, ...], object, object], ...] = (
     ("show_only", ("-s", "--show-only"), "list", None),
     ("runtimes", ("--runtimes",), "list", None),
     ("jobs", ("-j", "--jobs"), "int", 1),
+    ("allow_empty", ("--allow-empty",), "flag", False),
     ("validate", ("--validate",), "flag", False),
 )
 _BY_OPTION = {opt: (name, kind) for name, opts, kind, _ in RENDER_OPTIONS for opt in opts}

@@ -4,7 +4,9 @@
 (lower case; cluster-scoped objects `<kind>-<name>.yaml`). When two objects
 would share a file, as the two InferencePools of one name in
 `inference.networking.k8s.io` and `inference.networking.x-k8s.io` do, each of
-them is named with its API group: `<kind>.<group>-<namespace>-<name>.yaml`.
+them is named with its API group: `<kind>.<group>-<namespace>-<name>.yaml`; and
+when that still clashes (Services `b-c` in namespace `a` and `c` in `a-b`), with
+`_` between the parts: `<kind>[.<group>]_<namespace>_<name>.yaml`.
 
 The folder is replaced as a whole, so files of objects that are gone disappear:
 everything is written into a temporary sibling folder first, then the old
@@ -41,12 +43,29 @@ def file_names(objects: Iterable[Obj], suffix: str = ".yaml") -> list[str]:
     plain = [_name(o, with_group=False) + suffix for o in objs]
     clashing = {n for n, count in Counter(plain).items() if count > 1}
     names = [_name(o, with_group=True) + suffix if n in clashing else n for o, n in zip(objs, plain)]
+    # `-` also occurs inside names and namespaces (`a/b-c` and `a-b/c`); `_` occurs in neither part of a
+    # valid kind, group or namespace, so the qualified name cannot meet another object's
+    clashing = {n for n, count in Counter(names).items() if count > 1 and len({_key(o) for o, m in zip(objs, names) if m == n}) > 1}
+    names = [_qualified(o) + suffix if n in clashing else n for o, n in zip(objs, names)]
     seen: set[str] = set()
     for obj, name in zip(objs, names):
         if name in seen:
             raise LlmcError(f"two objects would be written to {name}", hint=f"{_label(obj)} is rendered twice")
         seen.add(name)
     return names
+
+
+def _key(obj: Obj) -> tuple[str, str, str, str]:
+    meta = obj.get("metadata") or {}
+    return (str(obj.get("apiVersion", "")).rsplit("/", 1)[0], str(obj.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name", "")))
+
+
+def _qualified(obj: Obj) -> str:
+    """`<kind>.<group>_<namespace>_<name>` (`<kind>_<namespace>_<name>` for the core group)."""
+    group, kind, namespace, name = _key(obj)
+    group = group if "/" in str(obj.get("apiVersion", "")) else ""
+    head = f"{kind}.{group}" if group else kind
+    return "_".join(_UNSAFE.sub("_", p.lower()) for p in (head, namespace, name) if p)
 
 
 def _name(obj: Obj, with_group: bool) -> str:

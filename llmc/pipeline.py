@@ -36,6 +36,8 @@ class Request:
     runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
     # A built-in set's configs as admission stores them (llmc.snapshot), admitted before `presets`
     admitted_presets: list[StoredConfig] = field(default_factory=list)
+    # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
+    require_services: bool = False
 
 
 @record
@@ -106,14 +108,20 @@ def compile_request(request: Request) -> list[ServiceOutput]:
 
     Outputs and errors come in input order.
     """
+    from .collisions import check as collisions
+
     admission = admit_request(request)
     outputs: list[ServiceOutput] = []
     errors: list[LlmcError] = []
+    rendered = []
     for pending in sorted(admission.services, key=lambda p: p.order):
         output, failures = render_pending(admission, pending)
         if output is not None:
             outputs.append(output)
+            rendered.append((pending, output))
         errors += failures
+    rendered.sort(key=lambda item: item[0].key)  # the first of two colliding services is the first in output order
+    errors += collisions((p.key, p.doc.locate(("metadata", "name")), o.objects) for p, o in rendered)
     if errors:
         raise ErrorList(errors)
     return outputs
@@ -183,6 +191,12 @@ def admit_request(request: Request) -> Admission:
             errors.append(relocate(err, doc))
         return None
 
+    errors += duplicate_inputs(request.inputs, request.namespace)
+    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs):
+        errors.append(LlmcError(
+            "the input holds no LLMInferenceService or InferenceService: nothing to render",
+            hint="check the files given; --allow-empty (allowEmpty, LLMC_ALLOW_EMPTY) renders nothing without an error",
+        ))
     for doc in request.presets:
         obj = admit(doc, request.settings.system_namespace)
         if obj is not None and obj["kind"] == CONFIG_KIND:
@@ -248,6 +262,37 @@ def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
     return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
 
 
+DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})
+
+
+def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
+    """Two inputs defining the same service or config (kind, namespace, name): one would silently
+    replace the other. The same file given twice (`-f dir -f dir/file.yaml`) is caught the same way."""
+    seen: dict[tuple[str, str, str], Document] = {}
+    errors: list[LlmcError] = []
+    for doc in docs:
+        meta = doc.obj.get("metadata")
+        if doc.kind not in DEFINED_ONCE or not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+            continue
+        key = (doc.kind, str(meta.get("namespace") or namespace), meta["name"])
+        first = seen.setdefault(key, doc)
+        if first is not doc:
+            where = first.locate(("metadata", "name"))
+            same = " (the same file is read twice)" if _same_file(first, doc) else ""
+            errors.append(LlmcError(
+                f"{key[0]} {key[1]}/{key[2]} is defined twice: at {where} and here{same}",
+                doc.locate(("metadata", "name")),
+                hint="each object may be defined once; remove one, or give it another name or namespace",
+            ))
+    return errors
+
+
+def _same_file(a: Document, b: Document) -> bool:
+    import os.path
+
+    return os.path.normpath(a.file) == os.path.normpath(b.file) and (a.index, a.item) == (b.index, b.item)
+
+
 def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str, Any]]:
     from .render.context import RenderContext
     from .render.service import render_service
@@ -266,7 +311,27 @@ def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
     check(objects, request.options.schema_version)
+    _check_references(ctx, objects)
     return objects
+
+
+def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
+    """Every reference between the service's objects resolves (llmc.references): the output must work on its own."""
+    from .references import check
+    from .render.certificate import API as CERT_MANAGER_API
+
+    report = check(objects, ctx.name, spec_labels=ctx.spec.get("labels") or {},
+                   controller_objects=ctx.options.controller_objects,
+                   cert_manager=ctx.options.capabilities.has(CERT_MANAGER_API, "Certificate"))
+    for item, message in report.notes:
+        ctx.findings.add("LLMC206", item.where, message)
+    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
+                        hint="the output would not work without the controller; please report this llmc bug")
+              for ref in report.errors]
+    errors += [LlmcError(f"{sel.source} {sel.path} selects no pod of the output", hint="please report this llmc bug")
+               for sel in report.unmatched]
+    if errors:
+        raise ErrorList(errors)
 
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}

@@ -17,7 +17,8 @@ GC_SERVICES = 20  # from this many services on, the admitted data is frozen out 
 
 def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
         owner_references, api_versions, kube_version, dra_api, quiet, kserve_version, output_dir, show_only,
-        runtimes, jobs, validate, gateway_pool_api="v1", cert_issuer=None, controller_objects=False) -> None:
+        runtimes, jobs, validate, gateway_pool_api="v1", cert_issuer=None, controller_objects=False,
+        allow_empty=False) -> None:
     """Render the services of `filename` into stdout (or `output_dir`); `output` is "yaml" or "json".
 
     Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
@@ -35,6 +36,7 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
             owner_references, api_versions, kube_version, dra_api, sources,
             kserve_version=kserve_version, runtimes=runtimes, validate=validate,
             gateway_pool_api=gateway_pool_api, cert_issuer=cert_issuer, controller_objects=controller_objects,
+            allow_empty=allow_empty,
         )
 
     # Every document is admitted first; then services are rendered one by one, in output order,
@@ -152,10 +154,16 @@ def _render_all(admission, writer, collected: list, findings: list, errors: list
         gc.collect()
         gc.freeze()
         gc.enable()
+    from .collisions import Owners
+
     failed: list = []
     emit = writer.emit if writer is not None else list
+    owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+    by_order = {p.order: p for p in admission.services}
     try:
         for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
+            pending = by_order[rendered.order]
+            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:

@@ -43,6 +43,7 @@ class Rendered:
     payload: Any
     findings: list[Finding] = field(default_factory=list)
     errors: list[LlmcError] = field(default_factory=list)
+    identities: list = field(default_factory=list)  # llmc.collisions.identities of its objects
 
 
 def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
@@ -97,4 +98,7 @@ def _render_one(admission: Admission, pending: PendingService, emit: Emit) -> Re
     output, errors = render_pending(admission, pending)
     if output is None:
         return Rendered(pending.order, None, errors=errors)
-    return Rendered(pending.order, emit(sort_objects(output.objects)), list(output.resolved.findings.items))
+    from .collisions import identities
+
+    return Rendered(pending.order, emit(sort_objects(output.objects)), list(output.resolved.findings.items),
+                    identities=identities(output.objects))

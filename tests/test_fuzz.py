@@ -56,8 +56,8 @@ def _golden_base(case: Path) -> Base | None:
         flag = lines[i]
         if flag in ("-f", "--filename", "--kserve-config", "--presets") and i + 1 < len(lines):
             path = (case / lines[i + 1]).resolve()
-            if not path.exists():
-                return None
+            if not path.exists() or (flag in ("-f", "--filename") and path.is_dir()):
+                return None  # a folder is not one base (golden/error-duplicate-inputs reads one)
             if flag in ("-f", "--filename"):
                 files.append(path)
             else:
