@@ -43,11 +43,15 @@ class ExplainOutput(str, Enum):
     json = "json"
 
 
-def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
-    """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files."""
+def _compile(config: RenderConfig, sources: dict[str, str], inputs=None, confined: bool = False):
+    """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files.
+
+    `confined` (the GitOps entry points): every path must stay inside the allowed folders (llmc.confine)."""
     from .errors import LlmcError
     from .pipeline import compile_request
 
+    if confined:
+        config = _confined(config)
     versions = [v.value for v in KServeVersion]
     if config.kserve_version is not None and config.kserve_version not in versions:
         raise LlmcError(f"unknown kserveVersion {config.kserve_version!r}", hint=f"one of {', '.join(versions)}", exit_code=2)
@@ -62,6 +66,16 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None):
     if inputs:
         request = replace(request, inputs=[*inputs, *request.inputs])
     return request, compile_request(request)
+
+
+def _confined(config: RenderConfig) -> RenderConfig:
+    from .confine import allowed_roots, confine, confined_files
+
+    base = Path.cwd()
+    roots = allowed_roots(base, dict(os.environ))
+    kserve = str(confine(config.kserve_config, roots, base, "kserveConfig")) if config.kserve_config else None
+    return replace(config, files=confined_files(config.files, roots, base, "files"),
+                   presets=confined_files(config.presets, roots, base, "presets"), kserve_config=kserve)
 
 
 def _findings(outputs) -> list:
@@ -142,7 +156,7 @@ def kustomize_plugin(
         if len(docs) != 1:
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
-        _, outputs = _compile(config, sources)
+        _, outputs = _compile(config, sources, confined=True)
     _report_findings(outputs, config.strict)
     sys.stdout.write(to_yaml(ordered_objects(outputs)))
 
@@ -198,7 +212,7 @@ def krm() -> None:
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
         inputs, kept = partition(item_documents(docs))
-        _, outputs = _compile(config, sources, inputs)
+        _, outputs = _compile(config, sources, inputs, confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
@@ -240,8 +254,9 @@ def argocd_generate() -> None:
     root = Path.cwd().resolve()
     with reported(sources):
         config = argocd_config(dict(os.environ))
-        excluded = {_inside(root, p) for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
-        files = [f for f in _app_files(root, config.files or (".",)) if not any(f == e or e in f.parents for e in excluded)]
+        config = _confined(config)
+        excluded = {(root / p).resolve() for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
+        files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         inputs, kept = partition(docs)
         _, outputs = _compile(replace(config, files=()), sources, inputs)
@@ -284,19 +299,18 @@ def _inside(root: Path, path: str) -> Path:
 def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
     """Manifest files under `paths`, sorted; folders are walked, skipping hidden files and folders (.git, .github)."""
     from .errors import LlmcError, Location
-    from .inputs import SUFFIXES
+    from .inputs import walk
 
     out: list[Path] = []
     for raw in paths:
         path = _inside(root, raw)
         if path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and p.suffix in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
-            )
+            found = [p for p in map(Path, walk(path)) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
             out += [_inside(root, str(p.relative_to(root))) for p in found]  # a symlink must not lead out either
         elif path.is_file():
             out.append(path)
+        elif path.exists():
+            raise LlmcError(f"not a regular file or folder: {raw}", Location(raw), exit_code=2)
         else:
             raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
     return list(dict.fromkeys(out))

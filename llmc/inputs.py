@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -21,12 +22,23 @@ def expand(paths: list[str]) -> list[str]:
             continue
         path = Path(raw)
         if path.is_dir():
-            out += sorted(str(p) for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
+            out += walk(path)
         elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
     return out
+
+
+def walk(folder: Path) -> list[str]:
+    """The manifest files under `folder`, sorted; a subfolder that cannot be read is an error, not skipped."""
+    def unreadable(exc: OSError) -> None:
+        raise LlmcError(f"cannot read folder: {exc.strerror}", Location(exc.filename or str(folder)), exit_code=1)
+
+    found = []
+    for dirpath, _, filenames in os.walk(folder, onerror=unreadable):
+        found += [p for p in (Path(dirpath) / f for f in filenames) if p.suffix in SUFFIXES and p.is_file()]
+    return sorted(str(p) for p in found)
 
 
 def read_text(name: str) -> str:
@@ -35,7 +47,7 @@ def read_text(name: str) -> str:
     try:
         return Path(name).read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise LlmcError("file is not UTF-8 text", Location(name), exit_code=2) from None
+        raise LlmcError("file is not UTF-8 text", Location(name), exit_code=1) from None
     except OSError as exc:
         raise LlmcError(f"cannot read file: {exc.strerror}", Location(name), exit_code=2) from None
 
@@ -70,14 +82,14 @@ def builtin_sets() -> list[str]:
 def builtin_preset_files(name: str) -> tuple[str, ...]:
     from .resources import data_dir
 
-    folder = data_dir("presets") / name
-    if not folder.is_dir() or name == RUNTIMES_DIR:
+    # only a listed name: a path such as "../../.." or "/etc" must never become a folder to read
+    if name not in builtin_sets():
         raise LlmcError(
             f"unknown preset set {name!r}",
             hint=f"built-in sets: {', '.join(builtin_sets())}",
             exit_code=2,
         )
-    return tuple(expand([str(folder)]))
+    return tuple(expand([str(data_dir("presets") / name)]))
 
 
 def runtime_documents(runtimes: list[str] | None, sources: dict[str, str]) -> list[Document]:

@@ -9,9 +9,12 @@ when that still clashes (Services `b-c` in namespace `a` and `c` in `a-b`), with
 `_` between the parts: `<kind>[.<group>]_<namespace>_<name>.yaml`.
 
 The folder is replaced as a whole, so files of objects that are gone disappear:
-everything is written into a temporary sibling folder first, then the old
-folder is moved aside, the new one renamed into place and the old one removed.
-An error before the renames leaves the previous output untouched. A folder is
+everything is written into a temporary sibling folder first, then swapped with
+the old folder in one atomic renameat2(RENAME_EXCHANGE) (llmc.atomic; where the
+system lacks it, the old folder is moved aside and the new one renamed into
+place), and the old one removed. An error or a kill before the swap leaves the
+previous output untouched; sibling `.X.new-*`/`.X.old-*` folders a killed run
+left behind are removed by the next run. A folder is
 only ever replaced when it is empty or holds the marker file `.llmc-output`
 that llmc writes, never a folder of someone else's files.
 """
@@ -19,6 +22,7 @@ that llmc writes, never a folder of someone else's files.
 from __future__ import annotations
 
 import fnmatch
+import glob
 import os
 import re
 import shutil
@@ -90,6 +94,7 @@ def write_output_dir(
         from .emit import to_yaml as serialize
     target = Path(directory)
     _check_replaceable(target)
+    _remove_leftovers(target)
     names = file_names(objects, suffix)
     texts = [serialize([obj]) for obj in objects]  # everything that can fail on the data, before any write
     try:
@@ -144,10 +149,26 @@ def _write(path: Path, text: str) -> None:
         os.fsync(fh.fileno())
 
 
+def _remove_leftovers(target: Path) -> None:
+    """The staging and aside folders of an earlier run that was killed mid-way (mkdtemp names, see _swap)."""
+    parent = target.absolute().parent
+    if not parent.is_dir():
+        return
+    for prefix in (f".{target.name}.new-", f".{target.name}.old-"):
+        for leftover in parent.glob(glob.escape(prefix) + "*"):
+            if leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
 def _swap(staging: Path, target: Path) -> None:
     """Put `staging` where `target` is; the old folder is removed only once the new one is in place."""
+    from .atomic import exchange
+
     if not target.exists():
         os.rename(staging, target)
+        return
+    if exchange(staging, target):
+        shutil.rmtree(staging, ignore_errors=True)  # it now holds the old output
         return
     old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
     os.rename(target, old / target.name)

@@ -152,7 +152,7 @@ def test_paths_outside_the_application_are_refused(app_dir: Path) -> None:
     done = generate(app_dir, ARGOCD_ENV_LLMC_KSERVE_CONFIG="../../../etc/passwd")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert "outside the application folder" in done.stderr
+    assert "outside the allowed folders" in done.stderr
 
 
 def test_symlinks_out_of_the_application_are_refused(app_dir: Path, tmp_path: Path) -> None:
