@@ -19,12 +19,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .cli import FilesOpt, KServeVersion, app
+from .presets import DEFAULT_SET
 from .cliutil import build_request, fail, print_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
 from .record import replace
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
-PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")]
+PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")]
 KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
 NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
 SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
