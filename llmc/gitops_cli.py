@@ -281,18 +281,15 @@ def _inside(root: Path, path: str) -> Path:
 
 
 def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
-    """Manifest files under `paths`, sorted; folders are walked, skipping hidden files and folders (.git, .github)."""
+    """Manifest files under `paths`, sorted; folders are walked as `appfolder.walk` does (also no hidden folder above)."""
+    from .appfolder import walk
     from .errors import LlmcError, Location
-    from .inputs import SUFFIXES
 
     out: list[Path] = []
     for raw in paths:
         path = _inside(root, raw)
         if path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and p.suffix in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
-            )
+            found = [p for p in walk(path) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
             out += [_inside(root, str(p.relative_to(root))) for p in found]  # a symlink must not lead out either
         elif path.is_file():
             out.append(path)

@@ -1,0 +1,46 @@
+"""Which files of a folder are manifests: the files a GitOps repository keeps next to them are not.
+
+A folder given with -f (render, check, explain, diff) or as an Argo CD application's path is
+walked recursively for *.yaml, *.yml and *.json. Skipped, because they are another tool's
+input rather than Kubernetes objects:
+
+- kustomize's `kustomization.yaml` / `kustomization.yml` / `Kustomization`;
+- helm's `Chart.yaml` and `values*.yaml`;
+- anything whose name, or the name of a folder below the walked one, starts with a dot
+  (`.git/`, `.github/`, `.pre-commit-config.yaml`).
+
+A file named explicitly is always read, whatever its name.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+SUFFIXES = (".yaml", ".yml", ".json")
+NOT_MANIFESTS = ("kustomization.yaml", "kustomization.yml", "Kustomization", "Chart.yaml", "values*.yaml", "values*.yml")
+
+
+def skip_reason(relative: Path) -> str | None:
+    """Why the file at `relative` (to the walked folder) is no manifest, or None when it is one."""
+    if any(part.startswith(".") for part in relative.parts):
+        return "hidden file or folder"
+    if any(fnmatch.fnmatchcase(relative.name, pattern) for pattern in NOT_MANIFESTS):
+        return "kustomize or helm file"
+    if relative.suffix not in SUFFIXES:
+        return "not .yaml, .yml or .json"
+    return None
+
+
+def walk(folder: Path, skipped: list[tuple[str, str]] | None = None) -> list[Path]:
+    """The manifest files under `folder`, sorted; `skipped` receives (path, reason) of the other yaml/json files."""
+    found: list[Path] = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        reason = skip_reason(path.relative_to(folder))
+        if reason is None:
+            found.append(path)
+        elif skipped is not None and (path.suffix in SUFFIXES or path.name == "Kustomization"):
+            skipped.append((str(path), reason))
+    return found
