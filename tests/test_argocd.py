@@ -219,3 +219,18 @@ def test_sidecar_install_builds(tmp_path: Path) -> None:
     assert {"/var/run/argocd", "/home/argocd/cmp-server/plugins", "/tmp"} <= set(mounts)
     assert sidecar["securityContext"]["runAsUser"] == 999
     assert {v["name"] for v in pod["volumes"]} >= {"var-files", "plugins", "llmc-cmp-plugin", "llmc-tmp"}
+
+
+@pytest.mark.parametrize("line", ["kind: 'LLMInferenceService'", 'kind: "LLMInferenceService"', "kind: LLMInferenceService # the service",
+                                  "- kind: LLMInferenceService"])
+def test_discover_reads_quoted_and_commented_kinds(tmp_path: Path, line: str) -> None:
+    (tmp_path / "svc.yaml").write_text(f"apiVersion: serving.kserve.io/v1alpha2\n{line}\n")
+    assert run(PLUGIN["spec"]["discover"]["find"]["command"], tmp_path, argo_env()).stdout.strip() == "./svc.yaml"
+
+
+@pytest.mark.parametrize("marker", ["kustomization.yaml", "kustomization.yml", "Kustomization", "Chart.yaml", "templates/svc.yaml"])
+def test_discover_leaves_kustomize_apps_and_helm_charts_alone(tmp_path: Path, marker: str) -> None:
+    (tmp_path / "svc.yaml").write_text("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\n")
+    (tmp_path / marker).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / marker).write_text("kind: LLMInferenceService\n")
+    assert run(PLUGIN["spec"]["discover"]["find"]["command"], tmp_path, argo_env()).stdout == ""
