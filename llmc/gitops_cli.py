@@ -258,6 +258,7 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
     """The render options from an Argo CD plugin environment (see docs/gitops.md)."""
     from .krm import config_from_strings
 
+    _refuse_unknown_keys(env)
     values = {key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items() if ARGOCD_ENV_PREFIX + name in env}
     defaults = {"namespace": env.get("ARGOCD_APP_NAMESPACE", ""), "kubeVersion": env.get("KUBE_VERSION", ""),
                 "apiVersions": env.get("KUBE_API_VERSIONS", "")}
@@ -267,6 +268,22 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
             values[key] = value
     config = config_from_strings(values, "Argo CD environment")
     return replace(config, complete_api_versions=True) if complete else config
+
+
+def _refuse_unknown_keys(env: dict[str, str]) -> None:
+    """A misspelt ARGOCD_ENV_LLMC_* variable is an error (it would be ignored silently), with a did-you-mean."""
+    import difflib
+
+    from .errors import ErrorList, LlmcError, Location
+
+    errors = []
+    for var in sorted(v for v in env if v.startswith(ARGOCD_ENV_PREFIX) and v[len(ARGOCD_ENV_PREFIX):] not in ARGOCD_KEYS):
+        name = var[len(ARGOCD_ENV_PREFIX):]
+        close = difflib.get_close_matches(name, ARGOCD_KEYS, n=1, cutoff=0.6)
+        hint = f"did you mean LLMC_{close[0]}?" if close else "known: " + ", ".join(f"LLMC_{k}" for k in sorted(ARGOCD_KEYS))
+        errors.append(LlmcError(f"unknown option {var} (plugin env LLMC_{name})", Location("Argo CD environment"), hint=hint, exit_code=2))
+    if errors:
+        raise ErrorList(errors)
 
 
 def _inside(root: Path, path: str) -> Path:
