@@ -311,7 +311,7 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
         elif path.is_file():
             out.append(path)
         else:
-            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+            raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return list(dict.fromkeys(out))
 
 

@@ -24,7 +24,7 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
         elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
-            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+            raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return out
 
 
