@@ -8,20 +8,39 @@ from enum import Enum
 from typing import Annotated, Optional
 
 import typer
+from typer import completion
+from typer._completion_shared import Shells as Shell
 
 from .cliutil import build_request, fail, reported
 from .clicoerce import install as _install_plain_coercion
+from .clihelp import install as _install_help_labels
+from .presets import DEFAULT_SET
 
 _install_plain_coercion()
+_install_help_labels()
+completion.completion_init()  # typer does this only with add_completion=True
 
 app = typer.Typer(
-    add_completion=True,
+    # --install-completion/--show-completion take the shell's name (see `_completion` below): typer's
+    # own flags detect the shell and ignore a named one (`--show-completion zsh` printed bash).
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     help="Render KServe LLMInferenceService objects offline, as the KServe controller would create them.",
     pretty_exceptions_enable=False,
     # Help texts are plain text: option help like GROUP/VERSION[/KIND] must not be read as rich markup.
     rich_markup_mode=None,
 )
+
+
+@app.callback()
+def _completion(
+    install_completion: Annotated[Optional[Shell], typer.Option("--install-completion", metavar="SHELL", callback=completion.install_callback, expose_value=False, help="Install completion for SHELL: bash, zsh, fish or powershell.")] = None,
+    show_completion: Annotated[Optional[Shell], typer.Option("--show-completion", metavar="SHELL", callback=completion.show_callback, expose_value=False, help="Print the completion script for SHELL (bash, zsh, fish or powershell), to copy or customize.")] = None,
+) -> None:
+    """Render KServe LLMInferenceService objects offline, as the KServe controller would create them."""
+
+
 presets_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="List and show the built-in preset sets.")
 app.add_typer(presets_app, name="presets")
 
@@ -46,7 +65,7 @@ FilesOpt = Annotated[
 def render(
     filename: FilesOpt,
     presets: Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")] = None,
-    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")] = None,
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")] = None,
     kserve_config: Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")] = None,
     namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")] = "default",
     system_namespace: Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")] = "kserve",
@@ -89,7 +108,7 @@ def diff(
     paths: Annotated[Optional[list[str]], typer.Argument(help="Manifest sets: file, folder or - (stdin).")] = None,
     render_input: Annotated[Optional[list[str]], typer.Option("--render", help="A side rendered by llmc from these service files. Repeatable.")] = None,
     ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Field path to skip, e.g. metadata.labels. Repeatable.")] = None,
-    output: Annotated[DiffOutput, typer.Option("-o", "--output")] = DiffOutput.text,
+    output: Annotated[DiffOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = DiffOutput.text,
     namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for namespaced objects without one.")] = "default",
     presets: Annotated[Optional[list[str]], typer.Option("--presets", help="With --render: preset folder or file.")] = None,
     preset_set: Annotated[Optional[str], typer.Option("--preset-set", help="With --render: built-in preset set.")] = None,
@@ -141,7 +160,7 @@ def presets_list() -> None:
 @presets_app.command("show")
 def presets_show(
     name: Annotated[str, typer.Argument(help="Config name, e.g. kserve-config-llm-template or config-llm-template.")],
-    preset_set: Annotated[Optional[str], typer.Option("--preset-set")] = None,
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")] = None,
 ) -> None:
     """Print one built-in preset as YAML."""
     from .errors import LlmcError

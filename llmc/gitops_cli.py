@@ -19,12 +19,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .cli import FilesOpt, KServeVersion, app
+from .presets import DEFAULT_SET
 from .cliutil import build_request, fail, print_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
 from .record import replace
 
 PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
-PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help="Built-in preset set (default: the newest).")]
+PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")]
 KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
 NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
 SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
@@ -274,6 +275,7 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
     """The render options from an Argo CD plugin environment (see docs/gitops.md)."""
     from .krm import config_from_strings
 
+    _refuse_unknown_keys(env)
     values = {key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items() if ARGOCD_ENV_PREFIX + name in env}
     defaults = {"namespace": env.get("ARGOCD_APP_NAMESPACE", ""), "kubeVersion": env.get("KUBE_VERSION", ""),
                 "apiVersions": env.get("KUBE_API_VERSIONS", "")}
@@ -283,6 +285,22 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
             values[key] = value
     config = config_from_strings(values, "Argo CD environment")
     return replace(config, complete_api_versions=True) if complete else config
+
+
+def _refuse_unknown_keys(env: dict[str, str]) -> None:
+    """A misspelt ARGOCD_ENV_LLMC_* variable is an error (it would be ignored silently), with a did-you-mean."""
+    import difflib
+
+    from .errors import ErrorList, LlmcError, Location
+
+    errors = []
+    for var in sorted(v for v in env if v.startswith(ARGOCD_ENV_PREFIX) and v[len(ARGOCD_ENV_PREFIX):] not in ARGOCD_KEYS):
+        name = var[len(ARGOCD_ENV_PREFIX):]
+        close = difflib.get_close_matches(name, ARGOCD_KEYS, n=1, cutoff=0.6)
+        hint = f"did you mean LLMC_{close[0]}?" if close else "known: " + ", ".join(f"LLMC_{k}" for k in sorted(ARGOCD_KEYS))
+        errors.append(LlmcError(f"unknown option {var} (plugin env LLMC_{name})", Location("Argo CD environment"), hint=hint, exit_code=2))
+    if errors:
+        raise ErrorList(errors)
 
 
 def _inside(root: Path, path: str) -> Path:
@@ -297,22 +315,22 @@ def _inside(root: Path, path: str) -> Path:
 
 
 def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
-    """Manifest files under `paths`, sorted; folders are walked, skipping hidden files and folders (.git, .github)."""
+    """Manifest files under `paths`, sorted; folders are walked as `appfolder.walk` does (also no hidden folder above)."""
+    from .appfolder import walk
     from .errors import LlmcError, Location
-    from .inputs import walk
 
     out: list[Path] = []
     for raw in paths:
         path = _inside(root, raw)
         if path.is_dir():
-            found = [p for p in map(Path, walk(path)) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
+            found = [p for p in walk(path) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
             out += [_inside(root, str(p.relative_to(root))) for p in found]  # a symlink must not lead out either
         elif path.is_file():
             out.append(path)
         elif path.exists():
             raise LlmcError(f"not a regular file or folder: {raw}", Location(raw), exit_code=2)
         else:
-            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+            raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return list(dict.fromkeys(out))
 
 

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from functools import cache
 from pathlib import Path
 
-from .errors import LlmcError, Location
+from .appfolder import walk
+from .errors import ErrorList, LlmcError, Location
 from .load import Document, load_text
 
-SUFFIXES = (".yaml", ".yml", ".json")
 
-
-def expand(paths: list[str]) -> list[str]:
-    """Files as given, folders walked recursively for *.yaml|*.yml|*.json in sorted order, `-` kept."""
+def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
+    """Files as given, folders walked for manifests (`appfolder.walk`) in sorted order, `-` kept."""
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -22,23 +20,12 @@ def expand(paths: list[str]) -> list[str]:
             continue
         path = Path(raw)
         if path.is_dir():
-            out += walk(path)
+            out += [str(p) for p in walk(path, skipped)]
         elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
-            raise LlmcError(f"no such file or directory: {raw}", Location(raw), exit_code=2)
+            raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return out
-
-
-def walk(folder: Path) -> list[str]:
-    """The manifest files under `folder`, sorted; a subfolder that cannot be read is an error, not skipped."""
-    def unreadable(exc: OSError) -> None:
-        raise LlmcError(f"cannot read folder: {exc.strerror}", Location(exc.filename or str(folder)), exit_code=1)
-
-    found = []
-    for dirpath, _, filenames in os.walk(folder, onerror=unreadable):
-        found += [p for p in (Path(dirpath) / f for f in filenames) if p.suffix in SUFFIXES and p.is_file()]
-    return sorted(str(p) for p in found)
 
 
 def read_text(name: str) -> str:
@@ -59,13 +46,21 @@ def read_documents(paths: list[str], sources: dict[str, str], mentioning: str | 
     `mentioning`, files whose text does not contain it are skipped (each file is read once).
     """
     docs: list[Document] = []
+    errors: list[LlmcError] = []  # every file's errors, not only the first bad file's
     for name in expand(paths):
         label = "<stdin>" if name == "-" else name
-        text = read_text(name)
-        if mentioning is not None and mentioning not in text:
-            continue
-        sources[label] = text
-        docs += load_text(text, label, keep_positions=False)
+        try:
+            text = read_text(name)
+            if mentioning is not None and mentioning not in text:
+                continue
+            sources[label] = text
+            docs += load_text(text, label, keep_positions=False)
+        except ErrorList as errs:
+            errors += errs.errors
+        except LlmcError as err:
+            errors.append(err)
+    if errors:
+        raise ErrorList(errors)
     return docs
 
 

@@ -219,3 +219,40 @@ def test_sidecar_install_builds(tmp_path: Path) -> None:
     assert {"/var/run/argocd", "/home/argocd/cmp-server/plugins", "/tmp"} <= set(mounts)
     assert sidecar["securityContext"]["runAsUser"] == 999
     assert {v["name"] for v in pod["volumes"]} >= {"var-files", "plugins", "llmc-cmp-plugin", "llmc-tmp"}
+
+
+@pytest.mark.parametrize("line", ["kind: 'LLMInferenceService'", 'kind: "LLMInferenceService"', "kind: LLMInferenceService # the service",
+                                  "- kind: LLMInferenceService"])
+def test_discover_reads_quoted_and_commented_kinds(tmp_path: Path, line: str) -> None:
+    (tmp_path / "svc.yaml").write_text(f"apiVersion: serving.kserve.io/v1alpha2\n{line}\n")
+    assert run(PLUGIN["spec"]["discover"]["find"]["command"], tmp_path, argo_env()).stdout.strip() == "./svc.yaml"
+
+
+@pytest.mark.parametrize("marker", ["kustomization.yaml", "kustomization.yml", "Kustomization", "Chart.yaml", "templates/svc.yaml"])
+def test_discover_leaves_kustomize_apps_and_helm_charts_alone(tmp_path: Path, marker: str) -> None:
+    (tmp_path / "svc.yaml").write_text("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\n")
+    (tmp_path / marker).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / marker).write_text("kind: LLMInferenceService\n")
+    assert run(PLUGIN["spec"]["discover"]["find"]["command"], tmp_path, argo_env()).stdout == ""
+
+
+def test_a_misspelt_plugin_env_key_is_an_error_with_a_did_you_mean(app_dir: Path) -> None:
+    from llmc.errors import ErrorList
+
+    with pytest.raises(ErrorList) as info:
+        argocd_config({"ARGOCD_ENV_LLMC_PRESETSET": "kserve-master", "ARGOCD_ENV_LLMC_NAMESPACE": "x"})
+    (err,) = info.value.errors
+    assert "ARGOCD_ENV_LLMC_PRESETSET" in err.message and err.hint == "did you mean LLMC_PRESET_SET?"
+    result = generate(app_dir, ARGOCD_ENV_LLMC_KUBE_VERSON="1.33.0")
+    assert result.returncode == 2 and result.stdout == "" and "LLMC_KUBE_VERSION?" in result.stderr
+
+
+def test_the_docs_name_the_appproject_whitelist_for_every_cluster_scoped_kind_generate_writes(generated) -> None:
+    """Every cluster-scoped object of the generated stream is allowed by the AppProject snippet of docs/gitops.md."""
+    import re
+
+    _, done = generated
+    text = (Path(__file__).parent.parent / "docs" / "gitops.md").read_text()
+    allowed = set(re.findall(r"- \{group: ([\w.]+), kind: (\w+)\}", text))
+    cluster_scoped = {(d["apiVersion"].rpartition("/")[0], d["kind"]) for d in manifests(done.stdout) if d["kind"].startswith("Cluster")}
+    assert cluster_scoped and cluster_scoped <= allowed

@@ -1,0 +1,13 @@
+"""Error messages that used to mislead (issue 17): each names the problem once, in the right place."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_a_missing_file_is_named_once_with_the_usage_exit_code(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "llmc", "render", "-f", "nope.yaml"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("nope.yaml") == 1, result.stderr
+    assert "no such file or directory" in result.stderr
