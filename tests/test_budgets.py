@@ -137,3 +137,36 @@ def test_json_overflow_refused_yaml_keeps_string(tmp_path: Path) -> None:
     # go-yaml v2 (sigs.k8s.io/yaml, as the oracle reads it) keeps a plain 1e400 a string: ParseFloat overflows
     from llmc.load import load_text
     assert load_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: 1e400}\n")[0].obj["data"]["a"] == "1e400"
+
+
+# --------------------------------------------------------------------------- the whole output
+
+def _services(n: int, arg: str) -> str:
+    return "---\n".join(SERVICE.replace("name: t,", f"name: t{i},").format(arg=json.dumps(arg)) for i in range(n))
+
+
+def test_output_budget_flag(tmp_path: Path) -> None:
+    path = tmp_path / "svcs.yaml"
+    path.write_text(_services(3, "{{ printf `%5000d` 1 }}"))
+    from test_output_valid import invoke
+
+    ok = invoke(["render", "-q", "-f", str(path)])
+    assert ok.code == 0 and len(ok.stdout) > 15000
+    over = invoke(["render", "-q", "-f", str(path), "--max-output-bytes", str(len(ok.stdout) - 1)])
+    assert over.code == 1 and over.stdout == "" and "Traceback" not in over.stderr
+    assert f"over the budget of {len(ok.stdout) - 1} bytes (--max-output-bytes)" in over.stderr
+    exact = invoke(["render", "-q", "-f", str(path), f"--max-output-bytes={len(ok.stdout)}"])
+    assert exact.code == 0 and exact.stdout == ok.stdout
+    bad = invoke(["render", "-q", "-f", str(path), "--max-output-bytes", "0"])
+    assert bad.code == 2 and bad.stdout == ""
+
+
+def test_default_output_budget() -> None:
+    from llmc.render_command import MAX_OUTPUT_BYTES, Spool
+
+    assert MAX_OUTPUT_BYTES == 64 * 1024 * 1024  # docs/budgets.md
+    spool = Spool(max_bytes=10)
+    spool.write("x" * MAX_OUTPUT_BYTES)
+    assert not spool.over
+    spool.write("y")
+    assert spool.over
