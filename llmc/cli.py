@@ -85,6 +85,7 @@ def render(
     runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="ServingRuntime/ClusterServingRuntime/ClusterStorageContainer folder or file replacing the built-in ones (InferenceServices). Repeatable.")] = None,
     jobs: Annotated[int, typer.Option("-j", "--jobs", help="Render in N processes (0: one per CPU); the output is the same for every N.")] = 1,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Render nothing, successfully, when the input holds no LLMInferenceService or InferenceService (an error otherwise).")] = False,
+    max_output_bytes: Annotated[int, typer.Option("--max-output-bytes", help="Budget for the whole output, in bytes (default 64 MiB); over it is an error and nothing is written.")] = 64 * 1024 * 1024,
     validate: Annotated[bool, typer.Option("--validate", help="Check every object against the strict Kubernetes JSON Schemas of --kube-version (default 1.34) and the bundled CRDs (needs the `validate` extra).")] = False,
 ) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
@@ -95,7 +96,8 @@ def render(
         api_versions=api_versions, kube_version=kube_version, dra_api=dra_api, quiet=quiet,
         kserve_version=kserve_version.value if kserve_version else None, output_dir=output_dir,
         show_only=show_only, runtimes=runtimes, jobs=jobs, validate=validate, gateway_pool_api=gateway_pool_api,
-        cert_issuer=cert_issuer, controller_objects=controller_objects, allow_empty=allow_empty)
+        cert_issuer=cert_issuer, controller_objects=controller_objects, allow_empty=allow_empty,
+        max_output_bytes=max_output_bytes)
 
 
 class DiffOutput(str, Enum):

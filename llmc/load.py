@@ -700,8 +700,15 @@ def _load_json(text: str, file: str) -> list[Document]:
     def constant(name: str) -> Any:
         raise LlmcError(f"{name} cannot be represented in JSON", Location(file))
 
+    def number(literal: str) -> float:
+        value = float(literal)
+        if math.isinf(value):  # kubectl decodes JSON numbers into float64: strconv.ParseFloat overflows
+            raise LlmcError(f"json: cannot unmarshal number {literal} into Go value of type float64",
+                            _number_location(text, literal, file))
+        return value
+
     try:
-        value = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        value = json.loads(text, object_pairs_hook=pairs, parse_constant=constant, parse_float=number)
     except json.JSONDecodeError as exc:
         raise LlmcError(f"JSON syntax error: {exc.msg}", Location(file, exc.lineno, exc.colno)) from None
     except RecursionError:
@@ -712,6 +719,15 @@ def _load_json(text: str, file: str) -> list[Document]:
     if not isinstance(value, dict):
         raise LlmcError("a document must be a mapping (an object), found a list", Location(file, *where))
     return _expand(Document(value, file, 0, {(): where}))
+
+
+def _number_location(text: str, literal: str, file: str) -> Location:
+    """Where the number `literal` first stands as a JSON token in `text` (line and column, 1-based)."""
+    m = re.search(r"(?<![\w.+-])" + re.escape(literal) + r"(?![\w.+-])", text)
+    if m is None:  # pragma: no cover - the decoder read the literal from this text
+        return Location(file)
+    start = m.start()
+    return Location(file, text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start))
 
 
 def _checked_json(value: Any, path: Path, depth: int, file: str) -> Any:

@@ -45,6 +45,7 @@ RENDER_OPTIONS: tuple[tuple[str, tuple[str, ...], object, object], ...] = (
     ("jobs", ("-j", "--jobs"), "int", 1),
     ("allow_empty", ("--allow-empty",), "flag", False),
     ("validate", ("--validate",), "flag", False),
+    ("max_output_bytes", ("--max-output-bytes",), "int", 64 * 1024 * 1024),  # render_command.MAX_OUTPUT_BYTES
 )
 _BY_OPTION = {opt: (name, kind) for name, opts, kind, _ in RENDER_OPTIONS for opt in opts}
 _INT = re.compile(r"-?[0-9]{1,18}")  # what llmc.clicoerce converts itself (larger or odder numbers: typer's)

@@ -12,13 +12,16 @@ import sys
 from .cliutil import build_request, fail, print_findings, progress, reported
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
+# The whole stream's budget (docs/budgets.md): a few KB of input can make 3 MiB per template, times every
+# service and object. Counted in characters; what goes over is not kept.
+MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
 
 
 def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
         owner_references, api_versions, kube_version, dra_api, quiet, kserve_version, output_dir, show_only,
         runtimes, jobs, validate, gateway_pool_api="v1", cert_issuer=None, controller_objects=False,
-        allow_empty=False) -> None:
+        allow_empty=False, max_output_bytes=MAX_OUTPUT_BYTES) -> None:
     """Render the services of `filename` into stdout (or `output_dir`); `output` is "yaml" or "json".
 
     Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
@@ -28,6 +31,8 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
 
     as_json = output == "json"
     sources: dict[str, str] = {}
+    if max_output_bytes < 1:
+        fail([LlmcError(f"--max-output-bytes {max_output_bytes}: the budget must be 1 or more", exit_code=2)], sources)
     if jobs < 0:
         fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
     with reported(sources):
@@ -45,7 +50,7 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     errors: list = []
     findings: list = []
     collected: list[dict] = []  # --show-only and --output-dir need every object
-    spool = Spool()
+    spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
     isvc_docs = None
     isvc_output = IsvcOutput()
@@ -95,6 +100,10 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
         from .emit import to_json, to_yaml
 
         spool.write((to_json if as_json else to_yaml)(objects))
+    if spool.over:
+        fail([LlmcError(f"the output is over the budget of {max_output_bytes} bytes (--max-output-bytes); nothing "
+                        "was written", hint="raise --max-output-bytes, or look for a template that repeats its "
+                        "output (docs/budgets.md)")], sources)
     spool.copy_to(sys.stdout)
     sys.stdout.flush()
     if failed:
@@ -108,13 +117,20 @@ class Spool:
     the small outputs most runs have.
     """
 
-    def __init__(self, max_bytes: int = SPOOL_BYTES) -> None:
+    def __init__(self, max_bytes: int = SPOOL_BYTES, limit: int = MAX_OUTPUT_BYTES) -> None:
         self.max_bytes = max_bytes
+        self.limit = limit
         self.parts: list[str] = []
         self.size = 0
+        self.total = 0
+        self.over = False  # more than `limit` was written: the rest was dropped
         self.file = None
 
     def write(self, text: str) -> None:
+        self.total += len(text)
+        if self.total > self.limit:
+            self.over = True
+            return
         if self.file is not None:
             self.file.write(text)
             return

@@ -407,11 +407,38 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
             out = tmpl.execute(data)
         except TemplateExecError as e:
             raise LlmcError(f"failed to merge config: {e.message}") from None
+    depth = _json_depth(out)
+    if depth > MAX_JSON_DEPTH:
+        raise LlmcError(f"failed to unmarshal config from template: exceeded max depth ({MAX_JSON_DEPTH})",
+                        hint="a template's output is spliced into the JSON text unescaped") from None
     try:
         return json.loads(out)
     except json.JSONDecodeError as e:
         raise LlmcError(f"failed to unmarshal config from template: {go_json_error(out, e)}",
                         hint="a template's output is spliced into the JSON text unescaped") from None
+
+
+# Go's encoding/json refuses nesting deeper than 10000; llmc's own limit for input documents
+# (llmc.load.MAX_DEPTH) is lower, and what the decoder and the Go round trip recurse through must stay
+# well within Python's recursion limit.
+MAX_JSON_DEPTH = 100
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _json_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON text (strings skipped), without recursion."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
 
 
 def go_json_error(text: str, err: json.JSONDecodeError) -> str:

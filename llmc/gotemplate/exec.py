@@ -2,8 +2,12 @@
 
 Follows text/template/exec.go step by step, including where it records the
 current node (`at`), since Go's error messages quote that node. Execution is
-bounded: template call depth, total range iterations and output size each have
-a limit with a clear error.
+bounded (docs/budgets.md): template call depth, total range iterations, calls
+(template invocations and function calls: a `define` calling itself twice per
+step is exponential within the depth limit), work (bytes produced by function
+calls and written to the output: a million `printf` at width 1e6 stays within
+the iteration limit), the size of any one value (doubling a string with
+`printf "%s%s"`) and the output size each have a limit with a clear error.
 """
 
 from __future__ import annotations
@@ -70,6 +74,12 @@ MAX_TEMPLATE_DEPTH = 1000
 # server's 3 MiB request limit: a template cannot make an object the cluster would refuse anyway.
 MAX_RANGE_ITERATIONS = 1_000_000
 MAX_OUTPUT_BYTES = 3 * 1024 * 1024
+# About two seconds of the slowest calls (a template invocation); the presets make a few hundred.
+MAX_CALLS = 100_000
+# Bytes produced by function calls plus bytes written: 20 times the output limit.
+MAX_WORK_BYTES = 64 * 1024 * 1024
+# No value can be larger than the output it could be printed into.
+MAX_VALUE_BYTES = MAX_OUTPUT_BYTES
 
 
 class TemplateExecError(LlmcError):
@@ -81,6 +91,9 @@ class Limits:
     template_depth: int = MAX_TEMPLATE_DEPTH
     range_iterations: int = MAX_RANGE_ITERATIONS
     output_bytes: int = MAX_OUTPUT_BYTES
+    calls: int = MAX_CALLS
+    work_bytes: int = MAX_WORK_BYTES
+    value_bytes: int = MAX_VALUE_BYTES
 
 
 class _Missing:
@@ -113,6 +126,8 @@ class _Shared:
     out: list[str] = field(default_factory=list)
     out_bytes: int = 0
     iterations: int = 0
+    calls: int = 0
+    work: int = 0
 
 
 class _State:
@@ -174,7 +189,21 @@ class _State:
         sh.out_bytes += len(s)
         if sh.out_bytes > sh.limits.output_bytes:
             self.errorf(f"llmc limit: template output exceeds {sh.limits.output_bytes} bytes")
+        self.add_work(len(s))
         sh.out.append(s)
+
+    def add_work(self, n: int) -> None:
+        sh = self.sh
+        sh.work += n
+        if sh.work > sh.limits.work_bytes:
+            self.errorf(f"llmc limit: template work exceeds {sh.limits.work_bytes} bytes (bytes produced by "
+                        "function calls and written)")
+
+    def count_call(self) -> None:
+        sh = self.sh
+        sh.calls += 1
+        if sh.calls > sh.limits.calls:
+            self.errorf(f"llmc limit: more than {sh.limits.calls} template and function calls")
 
     # -- walk -----------------------------------------------------------------
 
@@ -279,6 +308,7 @@ class _State:
             self.errorf(f"template {gofmt.quote(t.name)} not defined")
         if self.depth >= self.sh.limits.template_depth:
             self.errorf(f"exceeded maximum template depth ({self.sh.limits.template_depth})")
+        self.count_call()
         dot = self.eval_pipeline(dot, t.pipe)
         sub = _State(self.sh, tree, self.depth + 1, dot)
         sub.walk(dot, tree.root)
@@ -513,6 +543,7 @@ class _State:
                 t = fn.params[num_in - 1]
             argv.append(self.validate_type(final, t))
 
+        self.count_call()
         try:
             if is_builtin and name == "call":
                 callee = final.t.name if not args else str(args[0])
@@ -527,6 +558,12 @@ class _State:
         except gofmt.Unreproducible as e:
             self.node = node
             self.errorf(f"llmc cannot reproduce this output: {e}")
+        if result is not None and result.t.kind == "string":
+            size = len(result.x)
+            if size > self.sh.limits.value_bytes:
+                self.node = node
+                self.errorf(f"llmc limit: a value of {size} bytes exceeds {self.sh.limits.value_bytes} bytes")
+            self.add_work(size)
         return result
 
     def validate_type(self, value: Value | None, typ: GoType | None) -> Value | None:

@@ -1,0 +1,3 @@
+module jsonnum
+
+go 1.22
