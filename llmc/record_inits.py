@@ -6,7 +6,7 @@ llmc.record takes their code and renames the placeholder fields `_f0`, `_f1`, ..
 # ruff: noqa
 
 
-def init_f0000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15):
+def init_f00000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _f2)
@@ -23,6 +23,7 @@ def init_f0000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, 
   _setattr(self, '_f13', _f13)
   _setattr(self, '_f14', _f14)
   _setattr(self, '_f15', _f15)
+  _setattr(self, '_f16', _f16)
 
 
 def init_f0000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -92,7 +93,7 @@ def init_f000_n(self, _f0, _f1, _f2):
   _setattr(self, '_f2', _f2)
 
 
-def init_f001100011_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+def init_f0011000110_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _factories[2]() if _f2 is _FACTORY else _f2)
@@ -102,6 +103,7 @@ def init_f001100011_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
   _setattr(self, '_f6', _f6)
   _setattr(self, '_f7', _factories[7]() if _f7 is _FACTORY else _f7)
   _setattr(self, '_f8', _factories[8]() if _f8 is _FACTORY else _f8)
+  _setattr(self, '_f9', _f9)
 
 
 def init_f0011000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -207,6 +209,18 @@ def init_m00000_n(self, _f0, _f1, _f2, _f3, _f4):
   self._f4 = _f4
 
 
+def init_m000010000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+  self._f0 = _f0
+  self._f1 = _f1
+  self._f2 = _f2
+  self._f3 = _f3
+  self._f4 = _factories[4]() if _f4 is _FACTORY else _f4
+  self._f5 = _f5
+  self._f6 = _f6
+  self._f7 = _f7
+  self._f8 = _f8
+
+
 def init_m00001001000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
   self._f0 = _f0
   self._f1 = _f1
@@ -219,16 +233,6 @@ def init_m00001001000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, 
   self._f8 = _f8
   self._f9 = _f9
   self._f10 = _f10
-
-
-def init_m0000100_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
-  self._f0 = _f0
-  self._f1 = _f1
-  self._f2 = _f2
-  self._f3 = _f3
-  self._f4 = _factories[4]() if _f4 is _FACTORY else _f4
-  self._f5 = _f5
-  self._f6 = _f6
 
 
 def init_m000011_n(self, _f0, _f1, _f2, _f3, _f4, _f5):
@@ -277,13 +281,6 @@ def init_m00111_n(self, _f0, _f1, _f2, _f3, _f4):
   self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
   self._f3 = _factories[3]() if _f3 is _FACTORY else _f3
   self._f4 = _factories[4]() if _f4 is _FACTORY else _f4
-
-
-def init_m0011_n(self, _f0, _f1, _f2, _f3):
-  self._f0 = _f0
-  self._f1 = _f1
-  self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
-  self._f3 = _factories[3]() if _f3 is _FACTORY else _f3
 
 
 def init_m001_n(self, _f0, _f1, _f2):
