@@ -8,6 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 UPSTREAM = ROOT.parent / "shared" / "upstream"
+# One reason for every test that needs KServe's sources next to the clone (see README, "Tests").
+NO_UPSTREAM = f"needs KServe's upstream data at {UPSTREAM} (absent in this clone; see README, Tests)"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,5 +24,5 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def upstream() -> Path:
     if not UPSTREAM.is_dir():
-        pytest.skip(f"upstream data not found at {UPSTREAM}")
+        pytest.skip(NO_UPSTREAM)
     return UPSTREAM

@@ -17,9 +17,19 @@ import pytest
 from typer.testing import CliRunner
 
 from llmc.cli import app
+from tests.conftest import NO_UPSTREAM, UPSTREAM
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "args").is_file()) if GOLDEN.is_dir() else []
+
+
+def case_params(names: list[str], upstream: Path) -> list:
+    """The cases as parameters; those whose args read ../shared/upstream skip when `upstream` is absent."""
+    missing = not upstream.is_dir()
+    return [
+        pytest.param(name, marks=pytest.mark.skipif(missing and "shared/upstream" in (GOLDEN / name / "args").read_text(), reason=NO_UPSTREAM))
+        for name in names
+    ]
 
 
 def run_case(case: Path):
@@ -33,7 +43,7 @@ def run_case(case: Path):
     return result
 
 
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", case_params(CASES, UPSTREAM))
 def test_golden(name: str, request: pytest.FixtureRequest) -> None:
     case = GOLDEN / name
     result = run_case(case)
@@ -59,3 +69,10 @@ def test_golden(name: str, request: pytest.FixtureRequest) -> None:
 
 def test_there_are_golden_cases() -> None:
     assert len(CASES) >= 10
+
+
+def test_cases_reading_upstream_skip_without_it(tmp_path: Path) -> None:
+    params = case_params(CASES, tmp_path / "absent")
+    skipped = {p.values[0] for p in params if p.marks[0].args[0]}
+    assert skipped == {n for n in CASES if "shared/upstream" in (GOLDEN / n / "args").read_text()} and skipped != set(CASES)
+    assert not any(p.marks[0].args[0] for p in case_params(CASES, tmp_path))
