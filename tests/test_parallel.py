@@ -44,7 +44,20 @@ def _llmc(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _all_inputs() -> list[str]:
     good, _ = _golden_inputs()
-    return _files(ROOT / "docs" / "examples", *good)
+    return _files(*_unique([*sorted((ROOT / "docs" / "examples").glob("*.yaml")), *good]))
+
+
+def _unique(paths) -> list[Path]:
+    """`paths` without the files that define a service again (an error)."""
+    seen: set[tuple] = set()
+    kept = []
+    for path in paths:
+        keys = {(d["kind"], d["metadata"].get("namespace", "default"), d["metadata"]["name"])
+                for d in yaml.safe_load_all(path.read_text()) if isinstance(d, dict) and "metadata" in d}
+        if not keys & seen:
+            kept.append(path)
+            seen |= keys
+    return kept
 
 
 def test_inputs_hold_many_services() -> None:
@@ -73,12 +86,12 @@ def test_json_and_yaml_hold_the_same_objects() -> None:
 def test_streamed_output_is_the_whole_list_emit() -> None:
     """Service-by-service writing gives exactly `to_yaml(ordered_objects(...))` of the whole request."""
     good, _ = _golden_inputs()
-    llmisvc = [p for p in good if "isvc-" not in str(p)]
+    llmisvc = _unique([*sorted((ROOT / "docs" / "examples").glob("*.yaml")), *(p for p in good if "isvc-" not in str(p))])
     sources: dict[str, str] = {}
-    request = Request(read_documents([str(ROOT / "docs" / "examples"), *map(str, llmisvc)], sources),
+    request = Request(read_documents(list(map(str, llmisvc)), sources),
                       read_documents(list(builtin_preset_files(DEFAULT_SET)), sources))
     whole = to_yaml(ordered_objects(compile_request(request)))
-    streamed = _llmc("render", "-q", *_files(ROOT / "docs" / "examples", *llmisvc))
+    streamed = _llmc("render", "-q", *_files(*llmisvc))
     assert streamed.returncode == 0, streamed.stderr
     assert streamed.stdout == whole
 
