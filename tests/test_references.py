@@ -185,7 +185,7 @@ def test_a_binding_to_a_missing_child_service_account_is_an_error() -> None:
     role = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "s-kserve-mn-role", "namespace": "ns"}}
     report = check([binding, role], "s")
     assert [r.target.name for r in report.errors] == ["s-kserve-mn"] and report.notes == []
-    assert [r.target.name for r in check([binding], "s").errors] == ["s-kserve-mn", "s-kserve-mn-role"]
+    assert [r.target.name for r in check([binding], "s").errors] == ["s-kserve-mn-role", "s-kserve-mn"]
 
 
 def test_a_selector_that_spec_labels_overrode_is_a_note_and_any_other_an_error() -> None:
