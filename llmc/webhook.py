@@ -190,6 +190,9 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
         model = spec["model"] = {}
     if not model.get("name"):
         model["name"] = _name(out)
+    # the webhook's patch is the whole Go object: `uri` (apis.URL, no omitempty) marshals as ""
+    # when unset, so a model taken from baseRefs passes the CRD's `required: [uri]`
+    model.setdefault("uri", "")
     labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
     route = _obj(_obj(spec, "router"), "route")
     if route is not None and route.get("group") is not None:
