@@ -238,9 +238,15 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
         resolved = admission.resolver.resolve(pending.obj(), doc.locate)
         return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster, doc.obj)), []
     except ErrorList as errs:
-        return None, [relocate(e, doc) for e in errs.errors]
+        failures = errs.errors
     except LlmcError as err:
-        return None, [relocate(err, doc)]
+        failures = [err]
+    from .stopped import stopped_unresolved
+
+    stopped = stopped_unresolved(pending.obj(), failures)
+    if stopped is not None:
+        return ServiceOutput(stopped, []), []
+    return None, [relocate(e, doc) for e in failures]
 
 
 def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
