@@ -411,8 +411,11 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     if depth > MAX_JSON_DEPTH:
         raise LlmcError(f"failed to unmarshal config from template: exceeded max depth ({MAX_JSON_DEPTH})",
                         hint="a template's output is spliced into the JSON text unescaped") from None
+    from .godecode import loads
+    from .gotypes import config_type
+
     try:
-        return json.loads(out)
+        return loads(out, config_type())
     except json.JSONDecodeError as e:
         raise LlmcError(f"failed to unmarshal config from template: {go_json_error(out, e)}",
                         hint="a template's output is spliced into the JSON text unescaped") from None
