@@ -129,11 +129,11 @@ def diff(
         for path in paths or []:
             sides.append((path, [d.obj for d in read_documents([path], sources)]))
         if render_input:
-            from .pipeline import compile_request
+            from .pipeline import run
 
             request = build_request(render_input, presets, preset_set, kserve_config, namespace, "kserve",
                                False, None, None, "resource.k8s.io/v1", sources)
-            rendered = [o for out in compile_request(request) for o in out.objects]
+            rendered = run(request).objects()
             sides.append(("llmc render", rendered))
         if len(sides) != 2:
             raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)

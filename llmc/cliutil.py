@@ -106,8 +106,10 @@ def _with_bar(items, total: int, console):
 def build_request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
                   owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None,
                   runtimes=None, validate=False, gateway_pool_api="v1", cert_issuer=None,
-                  controller_objects=False, complete_api_versions=False, allow_empty=False):
-    """The pipeline's Request from the command line's options: every input file read, nothing admitted yet."""
+                  controller_objects=False, complete_api_versions=False, allow_empty=False, documents=()):
+    """The pipeline's Request from the command line's options: every input file read, nothing admitted yet.
+
+    `documents`: inputs already read (pre-commit files, KRM items, an Argo CD folder), before `filename`'s."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -126,7 +128,7 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
         controller_objects=controller_objects,
         schema_version=(kube_version_text(kube_version) if kube_version else DEFAULT_KUBE_VERSION) if validate else None,
     )
-    inputs = read_documents(filename, sources)
+    inputs = [*documents, *read_documents(filename, sources)]
     admitted_presets = None
     if presets:
         preset_docs = read_documents(presets, sources)

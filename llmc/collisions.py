@@ -45,9 +45,3 @@ class Owners:
                 hint="their child names collide; rename or move one of the services",
             ))
         return errors
-
-
-def check(outputs: Iterable[tuple[str, Location | None, list[Mapping[str, Any]]]]) -> list[LlmcError]:
-    """Collisions among (service, its location, its objects), in the order given."""
-    owners = Owners()
-    return [e for service, location, objects in outputs for e in owners.add(service, location, identities(objects))]

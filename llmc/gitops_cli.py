@@ -45,11 +45,11 @@ class ExplainOutput(str, Enum):
 
 
 def _compile(config: RenderConfig, sources: dict[str, str], inputs=None, confined: bool = False):
-    """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files.
+    """(request, pipeline.Compiled) for a RenderConfig; `inputs` (documents) are rendered together with config.files.
 
     `confined` (the GitOps entry points): every path must stay inside the allowed folders (llmc.confine)."""
     from .errors import LlmcError
-    from .pipeline import compile_request
+    from .pipeline import run
 
     if confined:
         config = _confined(config)
@@ -62,11 +62,9 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None, confine
         list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
         kserve_version=config.kserve_version, gateway_pool_api=config.gateway_pool_api,
         cert_issuer=config.cert_issuer, controller_objects=config.controller_objects,
-        complete_api_versions=config.complete_api_versions, allow_empty=config.allow_empty,
+        complete_api_versions=config.complete_api_versions, allow_empty=config.allow_empty, documents=inputs or (),
     )
-    if inputs:
-        request = replace(request, inputs=[*inputs, *request.inputs])
-    return request, compile_request(request)
+    return request, run(request)
 
 
 def _confined(config: RenderConfig) -> RenderConfig:
@@ -79,17 +77,13 @@ def _confined(config: RenderConfig) -> RenderConfig:
                    presets=confined_files(config.presets, roots, base, "presets"), kserve_config=kserve)
 
 
-def _findings(outputs) -> list:
-    return sorted(f for out in outputs for f in out.resolved.findings.items)
-
-
 def _has_warnings(findings) -> bool:
     return any(f.severity == "warning" for f in findings)
 
 
-def _report_findings(outputs, strict: bool) -> None:
+def _report_findings(compiled, strict: bool) -> None:
     """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
-    findings = _findings(outputs)
+    findings = compiled.findings
     print_findings(findings)
     if strict and _has_warnings(findings):
         raise typer.Exit(1)
@@ -127,8 +121,8 @@ def explain(
     )
     with reported(sources):
         state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
-        request, outputs = _compile(config, sources)
-        doc = build(outputs, request, state)
+        request, compiled = _compile(config, sources)
+        doc = build(compiled, request, state)
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if output is ExplainOutput.json else format_text(doc)
     sys.stdout.write(text)
 
@@ -146,7 +140,6 @@ def kustomize_plugin(
     from .inputs import read_text
     from .krm import parse_config
     from .load import load_text
-    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     label = "LLMRender config"
@@ -157,9 +150,9 @@ def kustomize_plugin(
         if len(docs) != 1:
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
-        _, outputs = _compile(config, sources, confined=True)
-    _report_findings(outputs, config.strict)
-    sys.stdout.write(to_yaml(ordered_objects(outputs)))
+        _, compiled = _compile(config, sources, confined=True)
+    _report_findings(compiled, config.strict)
+    sys.stdout.write(to_yaml(compiled.objects()))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -169,7 +162,7 @@ def kustomize_plugin(
 def krm() -> None:
     """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
 
-    LLMInferenceService(Config) items are replaced by what they render to,
+    LLMInferenceService(Config), InferenceService and ServingRuntime items are replaced by what they render to,
     ConfigMaps are read and kept, other items pass through; errors and findings
     become `results`; exit 1 on error.
     """
@@ -182,7 +175,6 @@ def krm() -> None:
         parse_config, partition, resource_list,
     )
     from .load import load_text
-    from .pipeline import ordered_objects
 
     text = sys.stdin.read()
     sources = {"<stdin>": text}
@@ -213,18 +205,18 @@ def krm() -> None:
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
         inputs, kept = partition(item_documents(docs))
-        _, outputs = _compile(config, sources, inputs, confined=True)
+        _, compiled = _compile(config, sources, inputs, confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
         fail_with_results([err])
-    findings = _findings(outputs)
-    services = {out.key: out.resolved.service for out in outputs}
+    findings = compiled.findings
+    services = {out.key: out.resolved.service for out in compiled.outputs}
     results = [finding_result(f, services.get(f.service)) for f in findings]
     if config.strict and _has_warnings(findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    rendered = ordered_objects(outputs)
+    rendered = compiled.objects()
     sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
 
 
@@ -241,7 +233,7 @@ def argocd_generate() -> None:
     """Run as an Argo CD Config Management Plugin's generate command (see docs/argocd/).
 
     Reads the application folder (the working directory), renders its
-    LLMInferenceService(Config) objects and writes them, with every other object
+    LLMInferenceService(Config), InferenceService and ServingRuntime objects and writes them, with every other object
     of the folder, to stdout. Options come from ARGOCD_ENV_LLMC_* variables,
     ARGOCD_APP_NAMESPACE, KUBE_VERSION and KUBE_API_VERSIONS.
     """
@@ -249,7 +241,6 @@ def argocd_generate() -> None:
     from .inputs import read_documents
     from .kinds import sort_objects
     from .krm import partition
-    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
@@ -260,12 +251,12 @@ def argocd_generate() -> None:
         files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         inputs, kept = partition(docs)
-        _, outputs = _compile(replace(config, files=()), sources, inputs)
-    _report_findings(outputs, config.strict)
-    objects = [*sort_objects(kept), *ordered_objects(outputs)]
+        _, compiled = _compile(replace(config, files=()), sources, inputs)
+    _report_findings(compiled, config.strict)
+    objects = [*sort_objects(kept), *compiled.objects()]
     text = to_yaml(objects)
     sys.stderr.write(
-        f"llmc: rendered {len(outputs)} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
+        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
         f"{len(kept)} other object(s) passed through\n"
     )
     sys.stdout.write(text)
@@ -339,7 +330,7 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
 
 @app.command()
 def check(
-    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention LLMInferenceService are skipped.")] = None,
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention an (LLM)InferenceService are skipped.")] = None,
     filename: Annotated[Optional[list[str]], typer.Option("-f", "--filename", help="Inputs always read, e.g. the folder of your LLMInferenceServiceConfigs. Repeatable.")] = None,
     presets: PresetsOpt = None,
     preset_set: PresetSetOpt = None,
@@ -352,7 +343,7 @@ def check(
     """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
 
     Made for pre-commit, which passes every changed file: files that never
-    mention LLMInferenceService are skipped, other objects in the files are
+    mention LLMInferenceService or InferenceService are skipped, other objects in the files are
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
     from .inputs import read_documents
@@ -360,12 +351,12 @@ def check(
 
     sources: dict[str, str] = {}
     with reported(sources):
-        inputs, _ = partition(read_documents(paths or [], sources, mentioning="LLMInferenceService"))
+        inputs, _ = partition(read_documents(paths or [], sources, mentioning="InferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
                               kserve_version=kserve_version.value if kserve_version else None, allow_empty=allow_empty)
-        _, outputs = _compile(config, sources, inputs)
-    _report_findings(outputs, strict)
+        _, compiled = _compile(config, sources, inputs)
+    _report_findings(compiled, strict)
 
 
 # --------------------------------------------------------------------------- schema

@@ -32,7 +32,9 @@ CONFIG_KIND = "LLMRender"
 RESOURCE_LIST_APIS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
 RESOURCE_LIST_KIND = "ResourceList"
 SERVING_GROUP = "serving.kserve.io/"
-INPUT_KINDS = ("LLMInferenceService", "LLMInferenceServiceConfig")
+# rendered away: the services and what they read (no controller runs on the cluster to read them)
+INPUT_KINDS = ("LLMInferenceService", "LLMInferenceServiceConfig", "InferenceService", "ServingRuntime",
+               "ClusterServingRuntime", "ClusterStorageContainer")
 PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
 

@@ -275,6 +275,15 @@ def init_m000_n(self, _f0, _f1, _f2):
   self._f2 = _f2
 
 
+def init_m001110_n(self, _f0, _f1, _f2, _f3, _f4, _f5):
+  self._f0 = _f0
+  self._f1 = _f1
+  self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
+  self._f3 = _factories[3]() if _f3 is _FACTORY else _f3
+  self._f4 = _factories[4]() if _f4 is _FACTORY else _f4
+  self._f5 = _f5
+
+
 def init_m00111_n(self, _f0, _f1, _f2, _f3, _f4):
   self._f0 = _f0
   self._f1 = _f1
@@ -303,15 +312,16 @@ def init_m0_n(self, _f0):
   self._f0 = _f0
 
 
+def init_m110_n(self, _f0, _f1, _f2):
+  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
+  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
+  self._f2 = _f2
+
+
 def init_m111_n(self, _f0, _f1, _f2):
   self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
   self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
   self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
-
-
-def init_m11_n(self, _f0, _f1):
-  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
-  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
 
 
 def init_m1_n(self, _f0):

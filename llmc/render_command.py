@@ -27,7 +27,7 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
     """
     from .errors import ErrorList, LlmcError
-    from .pipeline import IsvcOutput, admit_request, compile_isvc
+    from .pipeline import run as run_pipeline
 
     as_json = output == "json"
     sources: dict[str, str] = {}
@@ -47,33 +47,19 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
     # errors on stderr and nothing on stdout, never half a stream.
-    errors: list = []
-    findings: list = []
     collected: list[dict] = []  # --show-only and --output-dir need every object
     spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
-    isvc_docs = None
-    isvc_output = IsvcOutput()
     try:
-        admission = admit_request(request)
+        compiled = run_pipeline(request, emit=writer.emit if writer is not None else list,
+                                write=writer.write if writer is not None else collected.extend, jobs=jobs, watch=_watched)
     except ErrorList as errs:
-        errors += errs.errors
-    else:
-        isvc_docs = admission.isvc_docs
-        _render_all(admission, writer, collected, findings, errors, jobs)
-    try:
-        isvc_output = compile_isvc(request, isvc_docs)
-    except ErrorList as errs:
-        errors += errs.errors
-    if errors:
-        from .pipeline import error_order
-
-        fail(sorted(errors, key=error_order), sources)
-    findings += isvc_output.findings
+        fail(errs.errors, sources)
+    findings = compiled.findings
     if writer is not None:
-        writer.add(isvc_output.objects)
+        writer.add(compiled.isvc.objects)
         writer.close()
-    objects = collected + isvc_output.objects
+    objects = collected + compiled.isvc.objects
     if show_only:
         from .outdir import select
 
@@ -81,7 +67,6 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
             objects = select(objects, show_only)
         except LlmcError as err:
             fail([err], sources)
-    findings.sort()
     if not quiet and findings:
         print_findings(findings)
     failed = strict and any(f.severity == "warning" for f in findings)
@@ -153,46 +138,23 @@ class Spool:
             out.write(chunk)
 
 
-def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
-    """Render every admitted service into `writer` (or `collected`), in output order; errors in input order.
-
-    After the first error nothing more is written, but every service is still rendered for its errors.
-    """
+def _watched(stream, count: int):
+    """The render stream under a progress bar; from GC_SERVICES services on, with the admitted data
+    frozen out of the cyclic collector: it lives until the end and holds no cycles, so the collector
+    need not scan it again and again (nor touch the pages forked workers share). A small run is over
+    before that pays (llmc.main keeps the collector off for it)."""
     import gc
 
-    from .stream import render_stream
-
-    # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
-    # collector need not scan them again and again (nor touch the pages forked workers share).
-    # A small run is over before that pays (llmc.main keeps the collector off for it).
-    batch = len(admission.services) >= GC_SERVICES
+    batch = count >= GC_SERVICES
     if batch:
         gc.collect()
         gc.freeze()
         gc.enable()
-    from .collisions import Owners
-
-    failed: list = []
-    emit = writer.emit if writer is not None else list
-    owners = Owners()  # two services rendering one object: an error (llmc.collisions)
-    by_order = {p.order: p for p in admission.services}
     try:
-        for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
-            pending = by_order[rendered.order]
-            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
-            if rendered.errors:
-                failed.append(rendered)
-            elif not failed:
-                if writer is not None:
-                    writer.write(rendered.payload)
-                else:
-                    collected += rendered.payload
-            findings += rendered.findings
+        yield from progress(stream, count)
     finally:
         if batch:
             gc.unfreeze()
-    for rendered in sorted(failed, key=lambda r: r.order):
-        errors += rendered.errors
 
 
 class _StreamWriter:
