@@ -18,21 +18,23 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .cli import FilesOpt, KServeVersion, app
-from .presets import DEFAULT_SET
+from .cli import FilesOpt, KServeVersion, app, option_annotation
 from .cliutil import build_request, fail, print_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
+from .options import BY_NAME
 from .record import replace
 
-PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
-PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")]
-KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
-NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
-SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
-ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND] added to the default capabilities; -GROUP/VERSION removes one. Repeatable.")]
-KubeVersionOpt = Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")]
-DraApiOpt = Annotated[Optional[str], typer.Option("--dra-api", help="ResourceClaimTemplate API: resource.k8s.io/v1, v1beta2 or v1beta1 (default: the newest the cluster serves).")]
-KserveVersionOpt = Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")]
+PresetsOpt = option_annotation(BY_NAME["presets"])
+PresetSetOpt = option_annotation(BY_NAME["preset_set"])
+KserveConfigOpt = option_annotation(BY_NAME["kserve_config"])
+NamespaceOpt = option_annotation(BY_NAME["namespace"])
+SystemNamespaceOpt = option_annotation(BY_NAME["system_namespace"])
+ApiVersionsOpt = option_annotation(BY_NAME["api_versions"])
+KubeVersionOpt = option_annotation(BY_NAME["kube_version"])
+DraApiOpt = option_annotation(BY_NAME["dra_api"])
+KserveVersionOpt = option_annotation(BY_NAME["kserve_version"])
+StrictOpt = option_annotation(BY_NAME["strict"])
+AllowEmptyOpt = option_annotation(BY_NAME["allow_empty"])
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
 ARGOCD_ENV_PREFIX = "ARGOCD_ENV_LLMC_"
@@ -56,14 +58,7 @@ def _compile(config: RenderConfig, sources: dict[str, str], inputs=None, confine
     versions = [v.value for v in KServeVersion]
     if config.kserve_version is not None and config.kserve_version not in versions:
         raise LlmcError(f"unknown kserveVersion {config.kserve_version!r}", hint=f"one of {', '.join(versions)}", exit_code=2)
-    request = build_request(
-        list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
-        config.namespace, config.system_namespace, config.owner_references,
-        list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
-        kserve_version=config.kserve_version, gateway_pool_api=config.gateway_pool_api,
-        cert_issuer=config.cert_issuer, controller_objects=config.controller_objects,
-        complete_api_versions=config.complete_api_versions, allow_empty=config.allow_empty, documents=inputs or (),
-    )
+    request = build_request(config, sources, documents=inputs or ())
     return request, run(request)
 
 
@@ -106,7 +101,7 @@ def explain(
     kserve_version: KserveVersionOpt = None,
     cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
-    allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Render nothing, successfully, when the input holds no LLMInferenceService or InferenceService (an error otherwise).")] = False,
+    allow_empty: AllowEmptyOpt = False,
 ) -> None:
     """Explain each service: presets applied, why each object exists, where each field came from, findings, URL."""
     from .explain import cluster_from, explain as build, format_text
@@ -337,7 +332,7 @@ def check(
     kserve_config: KserveConfigOpt = None,
     namespace: NamespaceOpt = "default",
     kserve_version: KserveVersionOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
+    strict: StrictOpt = False,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Pass when no file mentions a service (the pre-commit hook sets it: a commit may touch none).")] = False,
 ) -> None:
     """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).

@@ -10,24 +10,26 @@ from __future__ import annotations
 import sys
 
 from .cliutil import build_request, fail, print_findings, progress, reported
+from .options import MAX_OUTPUT_BYTES
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
-# The whole stream's budget (docs/budgets.md): a few KB of input can make 3 MiB per template, times every
-# service and object. Counted in characters; what goes over is not kept.
-MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
 
 
-def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
-        owner_references, api_versions, kube_version, dra_api, quiet, kserve_version, output_dir, show_only,
-        runtimes, jobs, validate, gateway_pool_api="v1", cert_issuer=None, controller_objects=False,
-        allow_empty=False, max_output_bytes=MAX_OUTPUT_BYTES) -> None:
-    """Render the services of `filename` into stdout (or `output_dir`); `output` is "yaml" or "json".
+def run(**options) -> None:
+    """Render the services of the files into stdout (or `output_dir`): `options` are every option of
+    llmc.options.RENDER by name, e.g. `output` "yaml" or "json".
 
     Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
     """
     from .errors import ErrorList, LlmcError
+    from .krm import render_config
+    from .options import RENDER
     from .pipeline import run as run_pipeline
+
+    options = {o.name: o.default for o in RENDER} | options
+    output, strict, quiet, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
+        "output", "strict", "quiet", "output_dir", "show_only", "jobs", "max_output_bytes"))
 
     as_json = output == "json"
     sources: dict[str, str] = {}
@@ -36,13 +38,7 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     if jobs < 0:
         fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
     with reported(sources):
-        request = build_request(
-            filename, presets, preset_set, kserve_config, namespace, system_namespace,
-            owner_references, api_versions, kube_version, dra_api, sources,
-            kserve_version=kserve_version, runtimes=runtimes, validate=validate,
-            gateway_pool_api=gateway_pool_api, cert_issuer=cert_issuer, controller_objects=controller_objects,
-            allow_empty=allow_empty,
-        )
+        request = build_request(render_config(options), sources)
 
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
