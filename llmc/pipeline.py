@@ -76,8 +76,10 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
                                   namespace=request.namespace)
     from .validate_output import check
 
+    from .blame import isvc_placer
+
     _check_predictor_pods(objects, docs)
-    check(objects, request.options.schema_version)
+    check(objects, request.options.schema_version, place=isvc_placer(docs))
     return IsvcOutput(objects, notes, sum(d.kind == "InferenceService" for d in docs))
 
 
@@ -357,7 +359,9 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
     from .validate_output import check
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
-    check(objects, request.options.schema_version, service=source)
+    from .blame import placer
+
+    check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
     _check_references(ctx, objects)
     return objects
 
