@@ -80,7 +80,25 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
 
     _check_predictor_pods(objects, docs)
     check(objects, request.options.schema_version, place=isvc_placer(docs))
+    _check_isvc_references(objects, docs)
     return IsvcOutput(objects, notes, sum(d.kind == "InferenceService" for d in docs))
+
+
+ISVC_CHILD_SUFFIXES = ("", "-predictor")  # the names the InferenceService controller gives its objects
+
+
+def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) -> None:
+    """Every reference among an InferenceService's objects resolves (llmc.references), as for LLMInferenceServices."""
+    from .references import Index, check
+
+    index = Index(objects)
+    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
+                        doc.locate(("metadata", "name")),
+                        hint="the output would not work without the controller; please report this llmc bug")
+              for doc in docs if doc.kind == "InferenceService"
+              for ref in check(objects, doc.name, suffixes=ISVC_CHILD_SUFFIXES, index=index).errors]
+    if errors:
+        raise ErrorList(errors)
 
 
 def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -> None:
