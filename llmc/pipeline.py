@@ -149,6 +149,8 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
     is turned into its final form where it is rendered (`jobs` processes) and handed to `write` in
     output order, until the first error; nothing is kept. `watch` wraps the stream (a progress bar).
     """
+    from functools import partial
+
     from .collisions import Owners
     from .stream import rendered_services
 
@@ -167,7 +169,8 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         stream = rendered_services(admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
             pending = by_order[rendered.order]
-            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
+            rendered.errors += owners.add(pending.key, partial(pending.doc.locate, ("metadata", "name")),
+                                          rendered.identities)
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:
