@@ -48,11 +48,15 @@ app.add_typer(presets_app, name="presets")
 
 
 class KServeVersion(str, Enum):
+    """Whose controller behaviour `--kserve-version` reproduces."""
+
     master = "master"
     v020 = "v0.20"
 
 
 class Output(str, Enum):
+    """The output format of `render` and `convert`."""
+
     yaml = "yaml"
     json = "json"
 
@@ -104,6 +108,8 @@ FilesOpt = option_annotation(BY_NAME["filename"])
 
 
 class DiffOutput(str, Enum):
+    """The report format of `diff`: text for people, json for tools."""
+
     text = "text"
     json = "json"
 

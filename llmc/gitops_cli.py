@@ -42,6 +42,8 @@ ARGOCD_KEYS = {attr.upper(): key for key, (attr, _) in FIELDS.items()}  # e.g. P
 
 
 class ExplainOutput(str, Enum):
+    """The format of `explain`: text for people, json for tools."""
+
     text = "text"
     json = "json"
 
