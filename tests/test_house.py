@@ -24,9 +24,9 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("render", ["render/*", "isvc/*"]),
     ("check", ["references.py", "blame.py", "collisions.py", "validate_output.py"]),
     ("the driver", ["pipeline.py", "stream.py"]),
-    ("order and emit, and the GitOps logic", ["emit.py", "diff.py", "explain.py", "krm.py", "outdir.py",
-                                              "schema_export.py"]),
-    ("command line", ["cli.py", "cliutil.py", "main.py", "render_command.py", "gitops_cli.py", "clihelp.py",
+    ("order and emit, and the GitOps logic", ["emit.py", "diff.py", "diff_ignore.py", "diff_text.py", "explain.py",
+                                              "krm.py", "outdir.py", "schema_export.py"]),
+    ("command line", ["cli.py", "cliutil.py", "main.py", "render_command.py", "diff_command.py", "gitops_cli.py", "clihelp.py",
                       "clicoerce.py", "isvc/cli.py", "__main__.py"]),
 ]
 
