@@ -236,7 +236,7 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
     doc = pending.doc
     try:
         resolved = admission.resolver.resolve(pending.obj(), doc.locate)
-        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster)), []
+        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster, doc.obj)), []
     except ErrorList as errs:
         return None, [relocate(e, doc) for e in errs.errors]
     except LlmcError as err:
@@ -293,7 +293,8 @@ def _same_file(a: Document, b: Document) -> bool:
     return os.path.normpath(a.file) == os.path.normpath(b.file) and (a.index, a.item) == (b.index, b.item)
 
 
-def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str, Any]]:
+def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The service's objects, checked; `source`: the service as the user wrote it, where errors are placed."""
     from .render.context import RenderContext
     from .render.service import render_service
 
@@ -310,7 +311,7 @@ def _render(resolved: Resolved, request: Request, cluster=None) -> list[dict[str
     from .validate_output import check
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
-    check(objects, request.options.schema_version)
+    check(objects, request.options.schema_version, service=source)
     _check_references(ctx, objects)
     return objects
 

@@ -48,7 +48,7 @@ from functools import cache
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from .errors import ErrorList, LlmcError
+from .errors import ErrorList, LlmcError, Location
 from .load import Path, format_path
 from .resources import data_dir
 from .schema import (
@@ -454,11 +454,60 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
             if where in mounts:
                 yield path + ("volumeMounts", i, "mountPath"), f"Invalid value: {_short(where)}: must be unique"
             mounts.add(where)
+    if not ctr.get("image"):
+        yield path + ("image",), "Required value"
+    yield from _env_errors(ctr.get("env"), path + ("env",))
     resources = ctr.get("resources")
+    yield from _resource_errors(resources, path + ("resources",))
     for i, claim in _named(resources.get("claims") if isinstance(resources, dict) else None):
         if claim.get("name") not in claims:
             yield path + ("resources", "claims", i, "name"), \
                 f"Not found: {_short(claim.get('name'))}: must be one of the pod's resourceClaims"
+
+
+_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
+
+
+def _env_errors(env: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    """`validateEnv` of Kubernetes 1.34 (RelaxedEnvironmentVariableValidation is GA there)."""
+    for i, var in _named(env):
+        name = var.get("name")
+        if not name:
+            yield path + (i, "name"), "Required value"
+        elif isinstance(name, str) and (any(not " " <= c <= "~" for c in name) or "=" in name):
+            yield path + (i, "name"), (f"Invalid value: {_short(name)}: a valid environment variable name must consist "
+                                       "only of printable ASCII characters other than '='")
+        source = var.get("valueFrom")
+        if isinstance(source, dict):
+            given = [k for k in _ENV_SOURCES if source.get(k) is not None]
+            if var.get("value"):
+                yield path + (i, "valueFrom"), "Invalid value: \"\": may not be specified when `value` is not empty"
+            if len(given) > 1:
+                yield path + (i, "valueFrom"), "Invalid value: \"\": may not have more than one field specified at a time"
+
+
+def _resource_errors(resources: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    """`ValidateContainerResourceRequirements`: no negative quantity, and no request above its limit."""
+    if not isinstance(resources, dict):
+        return
+    from .quantity import canonical_quantity, parse_quantity
+
+    parsed: dict[str, dict[str, Any]] = {}
+    for part in ("limits", "requests"):
+        values = resources.get(part)
+        for key, value in (values.items() if isinstance(values, dict) else ()):
+            try:
+                quantity = parse_quantity(str(value))
+            except (ValueError, TypeError):
+                continue  # the schema check reports a quantity that does not parse
+            if quantity < 0:
+                yield path + (part, key), f"Invalid value: {_short(canonical_quantity(value))}: must be greater than or equal to 0"
+            parsed.setdefault(part, {})[key] = (quantity, value)
+    for key, (request, text) in parsed.get("requests", {}).items():
+        limit = parsed.get("limits", {}).get(key)
+        if limit is not None and request > limit[0]:
+            yield path + ("requests", key), (f"Invalid value: {_short(canonical_quantity(text))}: must be less than or "
+                                             f"equal to {key} limit of {canonical_quantity(limit[1])}")
 
 
 def _selector_errors(obj: Mapping[str, Any]) -> Iterator[tuple[Path, str]]:
@@ -546,13 +595,31 @@ def validate_objects(objects: Iterable[Mapping[str, Any]], kube_version: str | N
     return errors
 
 
-def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None) -> None:
+def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None,
+          service: Mapping[str, Any] | None = None) -> None:
     """Raise `ErrorList` (exit 1) when a rendered object would be rejected by a cluster of `kube_version`
-    (None: by the API server's rules that hold in every version, see `object_errors`)."""
-    errors = validate_objects(objects, kube_version)
+    (None: by the API server's rules that hold in every version, see `object_errors`).
+
+    With the user's `service`, each error is placed at the input field that wrote the value (llmc.blame).
+    """
+    version = parse_version(kube_version) if kube_version is not None else None
+    target = "the API server" if version is None else f"Kubernetes {version[0]}.{version[1]}"
+    errors = []
+    for obj in objects:
+        for path, message in object_errors(obj, version):
+            text = f"{describe(obj)}: {format_path(path) or '(object)'}: {message}"
+            location = None
+            if service is not None:
+                from .blame import input_path
+
+                location = Location(path=format_path(input_path(service, obj, path)))
+            hint = _hint(text)
+            if location is not None and ": (object): no schema for " not in text:
+                hint = ("this field of the service writes the rejected value" if location.path != "metadata.name" else
+                        "a config or template the service uses writes the rejected value: `llmc explain` shows which")
+            errors.append(LlmcError(f"{target} would reject {text}", location, hint=hint))
     if errors:
-        target = "the API server" if kube_version is None else "Kubernetes " + ".".join(map(str, parse_version(kube_version)))
-        raise ErrorList([LlmcError(f"{target} would reject {e}", hint=_hint(e)) for e in errors])
+        raise ErrorList(errors)
 
 
 def _hint(error: str) -> str:

@@ -48,17 +48,19 @@ def _sa_object(ctx: RenderContext, name: str) -> dict[str, Any]:
 def rbac(ctx: RenderContext) -> list[dict[str, Any]]:
     """Main SA (+ Role, RoleBinding) and prefill SA, in reconcile order.
 
-    The Role/RoleBinding follow the routing sidecar in the main LWS's leader (spec.template)
-    or worker pod, whether or not spec.worker exists: the controller builds the expected
-    LWS for this check even for a single-node P/D decode, and then binds `<name>-kserve-mn`,
-    an SA it does not create (derived from workload_multi_node.go).
+    `reconcileMultiNodeMainServiceAccount`: without spec.worker, a managed SA is deleted and
+    the function returns before the Role and RoleBinding, so a single-node service gets none.
+    With the user's own SA it goes on: the Role/RoleBinding follow the routing sidecar in the
+    main LWS's leader (spec.template) or worker pod, and bind the user's SA, whether or not
+    spec.worker exists (the oracle agrees on both).
     """
     spec = ctx.spec
     out: list[dict[str, Any]] = []
     sa, managed = _service_account(main_name(ctx), spec)
     if managed and spec.get("worker") is not None:
         out.append(_sa_object(ctx, sa))
-    if has_routing_sidecar(spec.get("template")) or has_routing_sidecar(spec.get("worker")):
+    if (not managed or spec.get("worker") is not None) and (
+            has_routing_sidecar(spec.get("template")) or has_routing_sidecar(spec.get("worker"))):
         out += sidecar_role(ctx, ctx.child("-kserve-mn-role"), ctx.child("-kserve-mn-rb"), _sa_labels(ctx), sa)
     prefill = spec.get("prefill")
     prefill_sa, prefill_managed = _service_account(prefill_name(ctx), prefill)

@@ -315,16 +315,23 @@ def test_routing_sidecar_in_a_container_does_not_count() -> None:
     assert ("Role", "svc-kserve-mn-role") not in kinds
 
 
-def test_single_node_decode_still_gets_the_mn_role() -> None:
-    # workload_multi_node.go reconcileMultiNodeMainRole builds the expected LWS even without spec.worker;
-    # its leader (spec.template) has the routing sidecar, so Role/RoleBinding exist, binding the uncreated SA
+def test_single_node_decode_with_managed_sa_gets_no_mn_role() -> None:
+    # workload_multi_node.go reconcileMultiNodeMainServiceAccount: without spec.worker the managed SA is
+    # deleted and the function returns before reconcileMultiNodeMainRole/RoleBinding (the oracle agrees)
     spec = {"template": decode_pod(), "prefill": {"template": main_pod()}}
+    assert multinode.objects(make_ctx(spec), prepare_pod) == []
+
+
+def test_single_node_decode_with_user_sa_keeps_the_mn_role() -> None:
+    # reconcileMultiNodeMainServiceAccount with useExistingServiceAccount: it goes on to the Role and
+    # RoleBinding, which follow the leader's routing sidecar and bind the user's SA (the oracle agrees)
+    spec = {"template": {**decode_pod(), "serviceAccountName": "mine"}, "prefill": {"template": main_pod()}}
     objs = multinode.objects(make_ctx(spec), prepare_pod)
     assert [(o["kind"], o["metadata"]["name"]) for o in objs] == [
         ("Role", "svc-kserve-mn-role"),
         ("RoleBinding", "svc-kserve-mn-rb"),
     ]
-    assert objs[1]["subjects"][0]["name"] == "svc-kserve-mn"
+    assert objs[1]["subjects"][0]["name"] == "mine"
 
 
 def test_single_node_without_sidecar_renders_nothing() -> None:

@@ -1,0 +1,68 @@
+"""Which field of the user's LLMInferenceService wrote a field of a rendered pod.
+
+An invalid env var or resource in a Deployment is a problem of the input, so the
+error must point at the input's line. Rendered pods are the service's pod specs
+merged with presets: a container, env var, port or volume keeps its `name`
+through the merge but not its list index. So the walk follows names, and stops
+at the deepest input field that exists; a field that a preset wrote blames the
+service's name, the object that selected that preset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .load import Path
+
+# pod template paths of the rendered workloads, each with the service's pod spec it comes from
+_POD_PATHS: tuple[tuple[str, Path, str], ...] = (
+    ("Deployment", ("spec", "template", "spec"), "template"),
+    ("LeaderWorkerSet", ("spec", "leaderWorkerTemplate", "leaderTemplate", "spec"), "template"),
+    ("LeaderWorkerSet", ("spec", "leaderWorkerTemplate", "workerTemplate", "spec"), "worker"),
+)
+
+
+def input_path(service: Mapping[str, Any], obj: Mapping[str, Any], path: Path) -> Path:
+    """The path in the user's `service` that wrote `path` of the rendered `obj`; `metadata.name` when none did."""
+    for kind, prefix, part in _POD_PATHS:
+        if obj.get("kind") == kind and tuple(path[: len(prefix)]) == prefix:
+            prefill = str((obj.get("metadata") or {}).get("name", "")).endswith("-prefill")
+            spec = service.get("spec") or {}
+            if prefill:
+                spec = spec.get("prefill") or {}
+            root: Path = ("spec", "prefill", part) if prefill else ("spec", part)
+            found = _follow(spec.get(part), _get(obj, prefix), tuple(path[len(prefix):]))
+            if found:
+                return root + found
+            break
+    return ("metadata", "name")
+
+
+def _follow(source: Any, rendered: Any, rest: Path) -> Path:
+    """The longest prefix of `rest` in `source`, list items matched by `name` (or by index when unnamed)."""
+    out: list[str | int] = []
+    for step in rest:
+        if isinstance(step, int):
+            if not isinstance(rendered, list) or not isinstance(source, list) or step >= len(rendered):
+                break
+            item = rendered[step]
+            name = item.get("name") if isinstance(item, dict) else None
+            index = next((i for i, s in enumerate(source) if isinstance(s, dict) and s.get("name") == name), None) \
+                if name is not None else (step if step < len(source) else None)
+            if index is None:
+                break
+            out.append(index)
+            source, rendered = source[index], item
+        else:
+            if not isinstance(source, dict) or step not in source:
+                break
+            out.append(step)
+            source, rendered = source[step], rendered.get(step) if isinstance(rendered, dict) else None
+    return tuple(out)
+
+
+def _get(obj: Any, path: Path) -> Any:
+    for step in path:
+        obj = obj[step] if isinstance(obj, (dict, list)) else None
+    return obj
