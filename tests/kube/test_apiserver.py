@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.kube import conftest
-from tests.kube.apiserver import lws_pods_as_deployments, missing_tools
+from tests.kube.apiserver import Verdict, lws_pods_as_deployments, missing_tools
 
 
 def test_a_missing_binary_or_etcd_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -38,3 +38,26 @@ def test_an_lws_pod_template_becomes_a_deployment_selecting_its_labels() -> None
     assert worker["spec"]["selector"]["matchLabels"] == worker["spec"]["template"]["metadata"]["labels"] != {}
     assert worker["spec"]["template"]["spec"] == {"containers": [{"name": "w"}]}
     assert "labels" not in (lws["spec"]["leaderWorkerTemplate"]["workerTemplate"].get("metadata") or {})  # input left alone
+
+
+def _deployment(**container) -> dict:
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "harness"},
+            "spec": {"selector": {"matchLabels": {"a": "b"}},
+                     "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i", **container}]}}}}
+
+
+def test_the_server_answers_each_object(apiserver) -> None:
+    assert apiserver.dry_run(_deployment()) == Verdict("Deployment harness/d", None)
+    bad = apiserver.dry_run(_deployment(env=[{"name": "A=B", "value": "1"}]))
+    assert bad.error.startswith("422 ") and "spec.template.spec.containers[0].env[0].name" in bad.error
+    assert "unknownField" in apiserver.dry_run(_deployment(unknownField=1)).error  # strict field validation
+    ports = [{"containerPort": 80, "name": "a"}, {"containerPort": 80, "name": "b"}]  # a list-map key, under server-side apply
+    assert "duplicate entries for key [containerPort=80," in apiserver.dry_run(_deployment(ports=ports)).error
+    deprecated = _deployment()
+    deprecated["spec"]["template"]["spec"]["nodeSelector"] = {"beta.kubernetes.io/arch": "amd64"}
+    verdict = apiserver.dry_run(deprecated)
+    assert verdict.error is None and "nodeSelector[beta.kubernetes.io/arch]: deprecated" in verdict.warnings[0]
+    role = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "r"}}
+    assert apiserver.dry_run(role) == Verdict("ClusterRole r", None)
+    assert apiserver.dry_run({"apiVersion": "example.com/v1", "kind": "Thing", "metadata": {"name": "t"}}).error == \
+        "the server does not serve Thing in example.com/v1"
