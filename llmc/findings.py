@@ -17,6 +17,7 @@ CODES: dict[str, str] = {
     "LLMC001": "a baseRef's model.name replaces the service's own model.name",
     "LLMC002": "a field set only by a baseRef or preset is invisible to preset templates",
     "LLMC003": "template actions found in user-written strings are evaluated by the controller",
+    "LLMC004": "a stopped service's configs do not combine: it renders nothing, and will fail when started",
     "LLMC101": "parallelism.pipeline reaches no container",
     "LLMC102": "parallelism fields ignored by the single-node presets",
     "LLMC103": "parallelism.data is not a multiple of dataLocal; the LeaderWorkerSet size is truncated",

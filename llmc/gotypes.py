@@ -1,8 +1,8 @@
 """The Go type model of `LLMInferenceServiceSpec`, and projection of a spec onto it.
 
 The KServe controller never merges YAML: every spec is decoded into Go structs and
-re-encoded with `encoding/json` before and after each strategic merge (reference 01
-§3.1-§3.2). That round trip drops unknown fields, drops `omitempty` zero values,
+re-encoded with `encoding/json` before and after each strategic merge (`mergeSpecs`,
+llmisvc/config_merge.go). That round trip drops unknown fields, drops `omitempty` zero values,
 materialises fields without `omitempty` (`model.uri: ""`, `containers: null`, probe
 `port: 0`, `grpc.service: null`), canonicalises Quantities and sorts map keys. llmc
 reproduces it with this model:
@@ -1190,6 +1190,18 @@ def object_meta_type() -> GoType:
     return _model().object_meta
 
 
+@cache
+def config_type() -> GoType:
+    """`v1alpha2.LLMInferenceServiceConfig`: TypeMeta inline, metadata and spec (no status)."""
+    string = GoType("string", "string")
+    return GoType("v1alpha2.LLMInferenceServiceConfig", "struct", fields=(
+        GoField("apiVersion", "APIVersion", string, omitempty=True),
+        GoField("kind", "Kind", string, omitempty=True),
+        GoField("metadata", "ObjectMeta", object_meta_type(), omitempty=True),
+        GoField("spec", "Spec", spec_type(), omitempty=True),
+    ))
+
+
 def field_by_json(t: GoType, name: str) -> GoField | None:
     """The field with this JSON name in struct `t` (or `*t`), looking through embedded structs."""
     struct = t.struct
@@ -1238,7 +1250,7 @@ def is_empty(t: GoType, value: Any) -> bool:
     """Go's isEmptyValue on an encoded value (the `omitempty` test); structs are never empty."""
     kind = t.kind
     if kind in ("pointer", "slice", "map", "any"):
-        return value is None or (kind != "pointer" and len(value) == 0)
+        return value is None or (kind in ("slice", "map") and len(value) == 0)  # a non-nil interface is not empty
     if kind in ("string", "int", "uint", "float"):
         return value == _SCALAR_ZERO[kind] and not isinstance(value, bool)
     if kind == "bool":
@@ -1282,11 +1294,11 @@ def project(spec: dict[str, Any] | None, *, overlay: bool = False) -> dict[str, 
     maps are sorted. `overlay=True` also applies `LLMInferenceServiceSpec.SetDefaults`
     (DEF): the five pod specs of `SET_DEFAULTS_PATHS` get `containers: []` when
     present without containers, so that merging them keeps the lower layer's
-    containers (reference 01 §3.1 step 2; not `router.scheduler.tokenizer.template`).
+    containers (`mergeSpecs` in llmisvc/config_merge.go; not `router.scheduler.tokenizer.template`).
 
     Type mismatches raise LlmcError with Go's decoder message.
     """
-    out = _encoded(spec_type(), spec if spec is not None else {}, "spec")
+    out = encode(spec_type(), spec if spec is not None else {}, "spec")
     if overlay:
         set_defaults(out)
     return out
@@ -1304,11 +1316,14 @@ def set_defaults(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 class _PathNeeded(Exception):
-    """An error to report at a field path that was not tracked (see `_encoded`)."""
+    """An error to report at a field path that was not tracked (see `encode`)."""
 
 
-def _encoded(t: GoType, value: Any, path: str) -> Any:
-    """`_encode` without building every field's path (path None), then with them if there is an error to report."""
+def encode(t: GoType, value: Any, path: str = "") -> Any:
+    """Decoded JSON `value` as Go's `json.Marshal` writes it once decoded into type `t`.
+
+    Builds no field paths (path None) unless there is an error to report at `path`.
+    """
     try:
         return _encode(t, value, None)
     except _PathNeeded:

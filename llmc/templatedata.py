@@ -7,7 +7,7 @@ named `config` (missingkey=error) on
 
 so templates address Go field names: `.ObjectMeta.Name` (or the promoted `.Name`),
 `.Spec.Parallelism.Tensor`, `.Spec.Template` (a `*v1.PodSpec`), `.GlobalConfig.EnableTLS`...
-(reference 01 §4.1). This module describes those Go types for the template engine.
+(`ReplaceVariables`, llmisvc/config_merge.go). This module describes those Go types for the template engine.
 
 The spec and ObjectMeta types come from `llmc.gotypes` (KServe's Go types, with the
 Kubernetes, Gateway API and InferencePool types they embed), so a field that does not
@@ -411,8 +411,11 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     if depth > MAX_JSON_DEPTH:
         raise LlmcError(f"failed to unmarshal config from template: exceeded max depth ({MAX_JSON_DEPTH})",
                         hint="a template's output is spliced into the JSON text unescaped") from None
+    from .godecode import loads
+    from .gotypes import config_type
+
     try:
-        return json.loads(out)
+        return loads(out, config_type())
     except json.JSONDecodeError as e:
         raise LlmcError(f"failed to unmarshal config from template: {go_json_error(out, e)}",
                         hint="a template's output is spliced into the JSON text unescaped") from None

@@ -26,10 +26,7 @@ from typing import Any
 from .errors import ErrorList, LlmcError, Location
 from .jsoncopy import copy_json
 from .load import Document, Path, format_path
-from .render.dra import CEL_SELECTOR as DRA_CEL_SELECTOR
-from .render.dra import CONTAINER_NAME as DRA_CONTAINER_NAME
-from .render.dra import DEVICE_CLASS as DRA_DEVICE_CLASS
-from .render.dra import DEVICE_COUNT as DRA_DEVICE_COUNT
+from .annotations import DRA_CEL_SELECTOR, DRA_CONTAINER_NAME, DRA_DEVICE_CLASS, DRA_DEVICE_COUNT
 from .schema import (
     FieldError,
     GoJSON,
@@ -190,6 +187,9 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
         model = spec["model"] = {}
     if not model.get("name"):
         model["name"] = _name(out)
+    # the webhook's patch is the whole Go object: `uri` (apis.URL, no omitempty) marshals as ""
+    # when unset, so a model taken from baseRefs passes the CRD's `required: [uri]`
+    model.setdefault("uri", "")
     labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
     route = _obj(_obj(spec, "router"), "route")
     if route is not None and route.get("group") is not None:

@@ -616,6 +616,12 @@ ROCE_CASES = [
         {"NCCL_IB_GID_INDEX": "5", "UCX_NET_DEVICES": "mlx5_9:1", "NVSHMEM_IB_GID_INDEX": "7"},
         {**devices("mlx5_0", "mlx5_1"), "UCX_NET_DEVICES": "mlx5_9:1", **gid("5"), "NVSHMEM_IB_GID_INDEX": "7"},
     ),
+    (
+        "gid-filter-knob",  # KServe's KSERVE_INFER_IB_GID_INDEX_GREP picks the GID type, in both scripts
+        {"mlx5_0": hca(g0=(V1, V4.format(1)), g3=(V2, V4.format(1))), "mlx5_1": hca(g0=(V1, V4.format(2)))},
+        {"KSERVE_INFER_IB_GID_INDEX_GREP": "RoCE v1"},
+        {**devices("mlx5_0", "mlx5_1"), **gid("0")},
+    ),
     ("no-ipv4-gid", {"mlx5_0": hca(g1=(V2, V6.format(1)))}, {}, devices("mlx5_0")),
     (
         "nothing-active",
@@ -672,18 +678,40 @@ def test_roce_discovery_matches_kserve(upstream: Path, fakebin: Path, sysfs_tree
         assert all(want is ANY or exported[k] == want for k, want in expected.items()), log
 
 
-def test_roce_gid_type_is_configurable(fakebin: Path, tmp_path: Path) -> None:
-    build_sysfs(tmp_path, {"mlx5_0": hca(g0=(V1, V4.format(1)), g3=(V2, V4.format(1))), "mlx5_1": hca(g0=(V1, V4.format(2)))})
+def test_roce_probe_is_off_unless_asked(fakebin: Path, tmp_path: Path) -> None:
+    build_sysfs(tmp_path, {"mlx5_0": hca(g3=(V2, V4.format(1)))})
     script = render(scripts(load(ours_dir("kserve-master") / "config-llm-template.yaml"))[TEMPLATE], PLAIN)
-    env = {"KSERVE_INFER_ROCE": "true", "LLMC_SYSFS_ROOT": str(tmp_path), "LLMC_ROCE_GID_TYPE": "RoCE v1"}
-    _, exported, _ = run_script(fakebin, script, "0.18.0", env, [])
-    assert dict(line.split("=", 1) for line in exported) == {
-        "NCCL_IB_HCA": "mlx5_0,mlx5_1",
-        "NVSHMEM_HCA_LIST": "mlx5_0:1,mlx5_1:1",
-        "UCX_NET_DEVICES": "mlx5_0:1,mlx5_1:1",
-        "NCCL_IB_GID_INDEX": "0",
-        "NVSHMEM_IB_GID_INDEX": "0",
-        "UCX_IB_GID_INDEX": "0",
-    }
-    off = {k: v for k, v in env.items() if k != "KSERVE_INFER_ROCE"}
-    assert run_script(fakebin, script, "0.18.0", off, [])[1] == []
+    assert run_script(fakebin, script, "0.18.0", {"LLMC_SYSFS_ROOT": str(tmp_path)}, [])[1] == []
+
+
+# --------------------------------------------------------------------------- the knobs a user can set
+
+# llmc-only knobs, each documented in presets/README.md
+OWN_KNOBS = {"LLMC_SYSFS_ROOT"}
+
+
+def knobs(script: str) -> set[str]:
+    """The environment variables a script reads from outside: read before the script first assigns
+    them (an assignment from themselves, `X=${X:-default}`, does not count). Comments are ignored."""
+    code = "\n".join(line for line in script.splitlines() if not line.lstrip().startswith("#"))
+    first_read: dict[str, int] = {}
+    for m in re.finditer(r"\$\{?([A-Z_][A-Z0-9_]*)", code):
+        first_read.setdefault(m.group(1), m.start())
+    first_set: dict[str, int] = {}
+    for m in re.finditer(r"(?:^|[\s;(])(?:export\s+|local\s+|declare\s+-\w+\s+)?([A-Z_][A-Z0-9_]*)(?:\[[^\]]*\])?=(\S*)",
+                         code, re.M):
+        if not re.match(r"[\"']?\$\{" + m.group(1) + r"[:}-]", m.group(2)):
+            first_set.setdefault(m.group(1), m.start(1))
+    for m in re.finditer(r"\bfor\s+([A-Z_][A-Z0-9_]*)\s+in\b", code):
+        first_set.setdefault(m.group(1), m.start(1))
+    return {name for name, at in first_read.items() if at < first_set.get(name, len(code))}
+
+
+@pytest.mark.parametrize("set_name", SETS)
+def test_scripts_read_the_same_knobs_as_kserve(upstream: Path, set_name: str) -> None:
+    for name in preset_files(set_name):
+        ours = scripts(load(ours_dir(set_name) / name))
+        for path, script in ours.items():
+            theirs = knobs(upstream_script(upstream, set_name, name, path))
+            assert knobs(script) - OWN_KNOBS == theirs, (name, path)
+    assert "KSERVE_INFER_IB_GID_INDEX_GREP" in knobs(scripts(load(ours_dir(set_name) / "config-llm-template.yaml"))[TEMPLATE])

@@ -70,6 +70,15 @@ def test_model_name_defaults_to_the_service_name():
     assert webhook.default_service(obj)["spec"]["model"]["name"] == "opt"
 
 
+def test_the_patch_writes_an_unset_model_uri_as_empty():
+    # llm_inference_service_defaults.go SetDefaults + apis.URL without omitempty: the webhook's
+    # patch carries `uri: ""`, so a service whose model comes from baseRefs passes `required: [uri]`
+    obj = svc()
+    del obj["spec"]["model"]
+    assert webhook.default_service(obj)["spec"]["model"] == {"name": "demo", "uri": ""}
+    assert webhook.default_service(svc())["spec"]["model"]["uri"] == svc()["spec"]["model"]["uri"]
+
+
 def test_routing_group_label_follows_the_route_group():
     obj = svc(router={"route": {"group": "blue", "weight": 10}})
     obj["metadata"]["labels"] = {"app": "x"}

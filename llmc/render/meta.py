@@ -39,7 +39,9 @@ def workload_selector(name: str) -> dict[str, str]:
 
 def is_stopped(ctx: RenderContext) -> bool:
     """The `serving.kserve.io/stop: "true"` annotation: the controller deletes what it created."""
-    return str(ctx.annotations.get("serving.kserve.io/stop", "")).lower() == "true"
+    from ..stopped import is_stopped as stopped
+
+    return stopped(ctx.annotations)
 
 
 def with_prefixes(values: dict[str, str], prefixes: tuple[str, ...]) -> dict[str, str]:

@@ -1,0 +1,3 @@
+module jsondecode
+
+go 1.22
