@@ -43,6 +43,28 @@ def print_findings(findings) -> None:
         console.print(line, markup=False, style=style, soft_wrap=True)
 
 
+def findings_policy(config):
+    """The findings policy of a `krm.RenderConfig` (strict, allow, deny); unknown codes raise ErrorList (exit 2)."""
+    from .findings import policy
+
+    return policy(config.strict, config.allow, config.deny)
+
+
+def report_findings(findings, policy, quiet: bool = False) -> bool:
+    """Print the findings `policy` shows (unless `quiet`); True when the policy fails the run, which
+    is then said on a last line (even with `quiet`: an exit 1 must not be silent)."""
+    if not quiet:
+        shown = policy.shown(findings)
+        if shown:
+            print_findings(shown)
+    failing = policy.failing(findings)
+    if failing:
+        reasons = {f.code: "--deny" if policy.denied(f) else "--strict" for f in failing}
+        sys.stderr.write("error: findings fail the run: "
+                         + ", ".join(f"{code} ({why})" for code, why in sorted(reasons.items())) + "\n")
+    return bool(failing)
+
+
 def fail(errors, sources: dict[str, str]):
     """Print `errors` with their source excerpts and exit with the largest of their exit codes."""
     from .report import emit_errors

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .cli import FilesOpt, KServeVersion, app, option_annotation
-from .cliutil import build_request, fail, print_findings, reported, stderr_console
+from .cliutil import build_request, fail, findings_policy, report_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
 from .options import BY_NAME
 from .record import replace
@@ -34,6 +34,8 @@ KubeVersionOpt = option_annotation(BY_NAME["kube_version"])
 DraApiOpt = option_annotation(BY_NAME["dra_api"])
 KserveVersionOpt = option_annotation(BY_NAME["kserve_version"])
 StrictOpt = option_annotation(BY_NAME["strict"])
+AllowOpt = option_annotation(BY_NAME["allow"])
+DenyOpt = option_annotation(BY_NAME["deny"])
 AllowEmptyOpt = option_annotation(BY_NAME["allow_empty"])
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
@@ -72,15 +74,9 @@ def _confined(config: RenderConfig) -> RenderConfig:
                    presets=confined_files(config.presets, roots, base, "presets"), kserve_config=kserve)
 
 
-def _has_warnings(findings) -> bool:
-    return any(f.severity == "warning" for f in findings)
-
-
-def _report_findings(compiled, strict: bool) -> None:
-    """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
-    findings = compiled.findings
-    print_findings(findings)
-    if strict and _has_warnings(findings):
+def _report_findings(compiled, policy) -> None:
+    """Findings on stderr, as `policy` (llmc.findings.Policy) has them; exit 1 when it fails the run."""
+    if report_findings(compiled.findings, policy):
         raise typer.Exit(1)
 
 
@@ -145,8 +141,9 @@ def kustomize_plugin(
         if len(docs) != 1:
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
+        policy = findings_policy(config)
         _, compiled = _compile(config, sources, confined=True)
-    _report_findings(compiled, config.strict)
+    _report_findings(compiled, policy)
     sys.stdout.write(to_yaml(compiled.objects()))
 
 
@@ -199,16 +196,16 @@ def krm() -> None:
         items = [d.obj for d in docs]
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
+        policy = findings_policy(config)
         inputs, kept = partition(item_documents(docs))
         _, compiled = _compile(config, sources, inputs, confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
         fail_with_results([err])
-    findings = compiled.findings
     services = {out.key: out.resolved.service for out in compiled.outputs}
-    results = [finding_result(f, services.get(f.service)) for f in findings]
-    if config.strict and _has_warnings(findings):
+    results = [finding_result(f, services.get(f.service)) for f in policy.shown(compiled.findings)]
+    if policy.failing(compiled.findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
     rendered = compiled.objects()
@@ -242,12 +239,13 @@ def argocd_generate() -> None:
     with reported(sources):
         config = argocd_config(dict(os.environ))
         config = _confined(config)
+        policy = findings_policy(config)
         excluded = {(root / p).resolve() for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
         files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         inputs, kept = partition(docs)
         _, compiled = _compile(replace(config, files=()), sources, inputs)
-    _report_findings(compiled, config.strict)
+    _report_findings(compiled, policy)
     objects = [*sort_objects(kept), *compiled.objects()]
     text = to_yaml(objects)
     sys.stderr.write(
@@ -333,9 +331,11 @@ def check(
     namespace: NamespaceOpt = "default",
     kserve_version: KserveVersionOpt = None,
     strict: StrictOpt = False,
+    allow: AllowOpt = None,
+    deny: DenyOpt = None,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Pass when no file mentions a service (the pre-commit hook sets it: a commit may touch none).")] = False,
 ) -> None:
-    """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
+    """Render the services in PATHS and discard the output: exit 1 on invalid input (or on findings: warnings with --strict, --deny CODE).
 
     Made for pre-commit, which passes every changed file: files that never
     mention LLMInferenceService or InferenceService are skipped, other objects in the files are
@@ -349,9 +349,11 @@ def check(
         inputs, _ = partition(read_documents(paths or [], sources, mentioning="InferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
+                              allow=tuple(allow or ()), deny=tuple(deny or ()),
                               kserve_version=kserve_version.value if kserve_version else None, allow_empty=allow_empty)
+        policy = findings_policy(config)
         _, compiled = _compile(config, sources, inputs)
-    _report_findings(compiled, strict)
+    _report_findings(compiled, policy)
 
 
 # --------------------------------------------------------------------------- schema

@@ -52,6 +52,8 @@ class RenderConfig:
     namespace: str = "default"
     system_namespace: str = "kserve"
     strict: bool = False
+    allow: tuple[str, ...] = ()  # finding codes or globs: not reported, never failing (llmc.findings.Policy)
+    deny: tuple[str, ...] = ()  # finding codes or globs that fail the run
     owner_references: bool = False
     api_versions: tuple[str, ...] = ()
     kube_version: str | None = None

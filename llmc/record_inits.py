@@ -6,7 +6,7 @@ llmc.record takes their code and renames the placeholder fields `_f0`, `_f1`, ..
 # ruff: noqa
 
 
-def init_f00000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16):
+def init_f000000000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _f2)
@@ -24,6 +24,10 @@ def init_f00000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8,
   _setattr(self, '_f14', _f14)
   _setattr(self, '_f15', _f15)
   _setattr(self, '_f16', _f16)
+  _setattr(self, '_f17', _f17)
+  _setattr(self, '_f18', _f18)
+  _setattr(self, '_f19', _f19)
+  _setattr(self, '_f20', _f20)
 
 
 def init_f0000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
