@@ -26,10 +26,12 @@ _RICH_REWRITES = re.compile(r"[\t\x07\x08\x0b\x0c\r]|:\S*:")
 
 
 def print_findings(findings) -> None:
-    """Findings on stderr, one a line; through rich (colours) only on a terminal or for text rich would rewrite."""
-    from .report import format_finding
+    """Findings on stderr, one a line (repeated notes grouped, `report.format_findings`); through rich
+    (colours) only on a terminal or for text rich would rewrite."""
+    from .report import format_findings
 
-    lines = [format_finding(f) for f in findings]
+    formatted = format_findings(findings)
+    lines = [line for _, line in formatted]
     try:
         terminal = sys.stderr.isatty()
     except ValueError:  # a closed stream
@@ -38,8 +40,8 @@ def print_findings(findings) -> None:
         sys.stderr.write("".join(line + "\n" for line in lines))
         return
     console = stderr_console()
-    for finding, line in zip(findings, lines):
-        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+    for severity, line in formatted:
+        style = ("yellow" if severity == "warning" else "cyan") if console.is_terminal else None
         console.print(line, markup=False, style=style, soft_wrap=True)
 
 
