@@ -127,10 +127,13 @@ def _with_bar(items, total: int, console):
             bar.advance(task)
 
 
-def build_request(config, sources, documents=()):
+def build_request(config, sources, documents=(), skipped=None):
     """The pipeline's Request from a `krm.RenderConfig`: every input file read, nothing admitted yet.
 
-    `documents`: inputs already read (pre-commit files, KRM items, an Argo CD folder), before the config's files."""
+    `documents`: objects already read (pre-commit files, KRM items, an Argo CD folder), before the config's
+    files. All of them go through `krm.partition`: the objects llmc does not render away are the request's
+    `passthrough`, which the commands write before the rendered objects. `skipped` receives the files
+    the folders' walk skipped (`appfolder.walk`)."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -149,7 +152,9 @@ def build_request(config, sources, documents=()):
         controller_objects=config.controller_objects,
         schema_version=(kube_version_text(config.kube_version) if config.kube_version else DEFAULT_KUBE_VERSION) if config.validate else None,
     )
-    inputs = [*documents, *read_documents(list(config.files), sources)]
+    from .krm import partition
+
+    inputs, passthrough = partition([*documents, *read_documents(list(config.files), sources, skipped=skipped)])
     admitted_presets = None
     if config.presets:
         preset_docs = read_documents(list(config.presets), sources)
@@ -181,7 +186,7 @@ def build_request(config, sources, documents=()):
     version = config.kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, config.namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
-                   require_services=not config.allow_empty)
+                   require_services=not config.allow_empty, passthrough=passthrough)
 
 
 def _gateway_pool_api(value: str, caps) -> str:

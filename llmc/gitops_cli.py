@@ -142,9 +142,9 @@ def kustomize_plugin(
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
         policy = findings_policy(config)
-        _, compiled = _compile(config, sources, confined=True)
+        request, compiled = _compile(config, sources, confined=True)
     _report_findings(compiled, policy)
-    sys.stdout.write(to_yaml(compiled.objects()))
+    sys.stdout.write(to_yaml([*request.passthrough, *compiled.objects()]))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -155,7 +155,8 @@ def krm() -> None:
     """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
 
     LLMInferenceService(Config), InferenceService and ServingRuntime items are replaced by what they render to,
-    ConfigMaps are read and kept, other items pass through; errors and findings
+    ConfigMaps, Gateways, HTTPRoutes and Services are read and kept, other items pass through (kept items
+    first, in kind order; llmc.krm.partition); errors and findings
     become `results`; exit 1 on error.
     """
     import yaml
@@ -164,7 +165,7 @@ def krm() -> None:
     from .errors import ErrorList, LlmcError
     from .krm import (
         RESOURCE_LIST_APIS, RESOURCE_LIST_KIND, error_result, finding_result, item_documents, item_label,
-        parse_config, partition, resource_list,
+        parse_config, resource_list,
     )
     from .load import load_text
 
@@ -197,8 +198,7 @@ def krm() -> None:
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
         policy = findings_policy(config)
-        inputs, kept = partition(item_documents(docs))
-        _, compiled = _compile(config, sources, inputs, confined=True)
+        request, compiled = _compile(config, sources, item_documents(docs), confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
@@ -208,8 +208,7 @@ def krm() -> None:
     if policy.failing(compiled.findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    rendered = compiled.objects()
-    sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
+    sys.stdout.write(to_yaml([resource_list([*request.passthrough, *compiled.objects()], results, api_version)]))
 
 
 def _plain(value: Any) -> Any:
@@ -231,8 +230,6 @@ def argocd_generate() -> None:
     """
     from .emit import to_yaml
     from .inputs import read_documents
-    from .kinds import sort_objects
-    from .krm import partition
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
@@ -243,13 +240,12 @@ def argocd_generate() -> None:
         excluded = {(root / p).resolve() for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
         files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
-        inputs, kept = partition(docs)
-        _, compiled = _compile(replace(config, files=()), sources, inputs)
+        request, compiled = _compile(replace(config, files=()), sources, docs)
     _report_findings(compiled, policy)
-    objects = [*sort_objects(kept), *compiled.objects()]
-    text = to_yaml(objects)
+    kept, rendered = request.passthrough, compiled.objects()
+    text = to_yaml([*kept, *rendered])
     sys.stderr.write(
-        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
+        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(rendered)} object(s); "
         f"{len(kept)} other object(s) passed through\n"
     )
     sys.stdout.write(text)
@@ -342,11 +338,10 @@ def check(
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
     from .inputs import read_documents
-    from .krm import partition
 
     sources: dict[str, str] = {}
     with reported(sources):
-        inputs, _ = partition(read_documents(paths or [], sources, mentioning="InferenceService"))
+        inputs = read_documents(paths or [], sources, mentioning="InferenceService")
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
                               allow=tuple(allow or ()), deny=tuple(deny or ()),

@@ -68,6 +68,8 @@ RENDER: tuple[Option, ...] = (
            "Only the controller's own objects (no cert-manager Certificate/Issuer), for review diffs.",
            "controllerObjects"),
     Option("quiet", ("-q", "--quiet"), "flag", False, "Do not print findings."),
+    Option("verbose", ("-v", "--verbose"), "flag", False,
+           "Say which files of the folders are skipped (kustomize and helm files, hidden files and folders) and why."),
     Option("kserve_version", ("--kserve-version",), ("master", "v0.20"), None,
            "Controller behaviour to reproduce (default: the preset set's; master with --presets).", "kserveVersion"),
     Option("output_dir", ("--output-dir",), "str", None,

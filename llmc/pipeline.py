@@ -38,6 +38,9 @@ class Request:
     admitted_presets: list[StoredConfig] = field(default_factory=list)
     # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
     require_services: bool = False
+    # the input's objects llmc does not render away (krm.partition), in kind order: the commands write
+    # them unchanged before the rendered objects; the pipeline reads none of them
+    passthrough: list[dict[str, Any]] = field(default_factory=list)
 
 
 @record
@@ -300,12 +303,13 @@ def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
 
 
 def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
-    """The cluster inventory given with -f; None (nothing can be checked) when none was given."""
+    """What the input's Gateways, HTTPRoutes and Services tell about the cluster: they exist, next to
+    others llmc cannot know of (not `complete`); None (nothing can be checked) when none was given."""
     if not state:
         return None
     from .render.router import Cluster
 
-    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
+    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}), complete=False)
 
 
 DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})

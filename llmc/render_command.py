@@ -29,8 +29,8 @@ def run(**options) -> None:
     from .pipeline import run as run_pipeline
 
     options = {o.name: o.default for o in RENDER} | options
-    output, quiet, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
-        "output", "quiet", "output_dir", "show_only", "jobs", "max_output_bytes"))
+    output, quiet, verbose, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
+        "output", "quiet", "verbose", "output_dir", "show_only", "jobs", "max_output_bytes"))
 
     as_json = output == "json"
     sources: dict[str, str] = {}
@@ -41,7 +41,10 @@ def run(**options) -> None:
     with reported(sources):
         config = render_config(options)
         policy = findings_policy(config)
-        request = build_request(config, sources)
+        skipped: list[tuple[str, str]] = []
+        request = build_request(config, sources, skipped=skipped)
+    if verbose:
+        sys.stderr.write("".join(f"llmc: skipped {path}: {reason}\n" for path, reason in skipped))
 
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
@@ -49,6 +52,8 @@ def run(**options) -> None:
     collected: list[dict] = []  # --show-only and --output-dir need every object
     spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
+    if writer is not None:
+        writer.add(request.passthrough)  # the input's other objects, first (llmc.krm.partition)
     try:
         compiled = run_pipeline(request, emit=writer.emit if writer is not None else list,
                                 write=writer.write if writer is not None else collected.extend, jobs=jobs, watch=_watched)
@@ -58,7 +63,7 @@ def run(**options) -> None:
     if writer is not None:
         writer.add(compiled.isvc.objects)
         writer.close()
-    objects = collected + compiled.isvc.objects
+    objects = request.passthrough + collected + compiled.isvc.objects
     if show_only:
         from .outdir import select
 
