@@ -139,7 +139,7 @@ def diff(
             request = build_request(RenderConfig(files=tuple(render_input), presets=tuple(presets or ()),
                                                  preset_set=preset_set, kserve_config=kserve_config,
                                                  namespace=namespace, dra_api="resource.k8s.io/v1"), sources)
-            rendered = [*request.passthrough, *run(request).objects()]
+            rendered = [*request.passthrough_objects(), *run(request).objects()]
             sides.append(("llmc render", rendered))
         if len(sides) != 2:
             raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)

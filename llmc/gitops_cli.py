@@ -144,7 +144,7 @@ def kustomize_plugin(
         policy = findings_policy(config)
         request, compiled = _compile(config, sources, confined=True)
     _report_findings(compiled, policy)
-    sys.stdout.write(to_yaml([*request.passthrough, *compiled.objects()]))
+    sys.stdout.write(to_yaml([*request.passthrough_objects(), *compiled.objects()]))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -208,7 +208,7 @@ def krm() -> None:
     if policy.failing(compiled.findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    sys.stdout.write(to_yaml([resource_list([*request.passthrough, *compiled.objects()], results, api_version)]))
+    sys.stdout.write(to_yaml([resource_list([*request.passthrough_objects(), *compiled.objects()], results, api_version)]))
 
 
 def _plain(value: Any) -> Any:
@@ -242,7 +242,7 @@ def argocd_generate() -> None:
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         request, compiled = _compile(replace(config, files=()), sources, docs)
     _report_findings(compiled, policy)
-    kept, rendered = request.passthrough, compiled.objects()
+    kept, rendered = request.passthrough_objects(), compiled.objects()
     text = to_yaml([*kept, *rendered])
     sys.stderr.write(
         f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(rendered)} object(s); "

@@ -185,14 +185,14 @@ def is_read(obj: dict[str, Any]) -> bool:
     return (str(obj.get("apiVersion", "")), str(obj.get("kind", ""))) in KNOWN_INPUT_KINDS
 
 
-def partition(docs: list[Document]) -> tuple[list[Document], list[dict[str, Any]]]:
-    """(llmc inputs, objects for the output, in kind order): inputs are consumed, the objects llmc reads
+def partition(docs: list[Document]) -> tuple[list[Document], list[Document]]:
+    """(llmc inputs, documents for the output, in kind order): inputs are consumed, the objects llmc reads
     (`is_read`) are both, the rest passes through unchanged; llmc's own `LLMRender` configs (a kustomize
     folder's, read with `files: [.]`) are no objects for the cluster and are dropped."""
-    from .kinds import sort_objects
+    from .kinds import sort_key
 
     inputs: list[Document] = []
-    kept: list[dict[str, Any]] = []
+    kept: list[Document] = []
     for doc in docs:
         if doc.obj.get("kind") == CONFIG_KIND and doc.obj.get("apiVersion") == CONFIG_API:
             continue
@@ -201,8 +201,8 @@ def partition(docs: list[Document]) -> tuple[list[Document], list[dict[str, Any]
             continue
         if is_read(doc.obj):
             inputs.append(doc)
-        kept.append(doc.obj)
-    return inputs, sort_objects(kept)
+        kept.append(doc)
+    return inputs, sorted(kept, key=lambda d: sort_key(d.obj))
 
 
 def item_documents(docs: list[Document]) -> list[Document]:

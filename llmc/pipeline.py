@@ -38,9 +38,13 @@ class Request:
     admitted_presets: list[StoredConfig] = field(default_factory=list)
     # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
     require_services: bool = False
-    # the input's objects llmc does not render away (krm.partition), in kind order: the commands write
-    # them unchanged before the rendered objects; the pipeline reads none of them
-    passthrough: list[dict[str, Any]] = field(default_factory=list)
+    # the input's documents llmc does not render away (krm.partition), in kind order: the commands write
+    # them unchanged before the rendered objects (`passthrough_objects`); `run` checks none is defined
+    # twice or rendered too
+    passthrough: list[Document] = field(default_factory=list)
+
+    def passthrough_objects(self) -> list[dict[str, Any]]:
+        return [d.obj for d in self.passthrough]
 
 
 @record
@@ -146,6 +150,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         isvc_docs = admission.isvc_docs
         failed = []
         owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+        errors += owners.give(request.passthrough)
         by_order = {p.order: p for p in admission.services}
         stream = rendered_services(admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):

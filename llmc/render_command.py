@@ -53,7 +53,7 @@ def run(**options) -> None:
     spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
     if writer is not None:
-        writer.add(request.passthrough)  # the input's other objects, first (llmc.krm.partition)
+        writer.add(request.passthrough_objects())  # the input's other objects, first (llmc.krm.partition)
     try:
         compiled = run_pipeline(request, emit=writer.emit if writer is not None else list,
                                 write=writer.write if writer is not None else collected.extend, jobs=jobs, watch=_watched)
@@ -63,7 +63,7 @@ def run(**options) -> None:
     if writer is not None:
         writer.add(compiled.isvc.objects)
         writer.close()
-    objects = request.passthrough + collected + compiled.isvc.objects
+    objects = request.passthrough_objects() + collected + compiled.isvc.objects
     if show_only:
         from .outdir import select
 

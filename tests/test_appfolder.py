@@ -200,3 +200,16 @@ def test_a_misspelt_or_misversioned_service_is_refused_not_passed_through(repo):
     assert "typo.yaml:2:7: kind: llmc does not read LLMInferenceServices" in done.stderr, done.stderr
     assert "version.yaml:1:13: apiVersion: llmc does not read LLMInferenceService objects of apiVersion " \
            "serving.kserve.io/v1beta1" in done.stderr
+
+
+def test_an_object_given_twice_or_also_rendered_is_refused(repo):
+    """A kept llmc output next to the services would apply every object twice (Argo CD refuses that)."""
+    rendered = _llmc("render", "-f", ".", "-q", cwd=repo)
+    (repo / "rendered.yaml").write_text(rendered.stdout)
+    done = _llmc("render", "-f", ".", cwd=repo)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "error: storage.yaml:" in done.stderr and "Secret ns/hf-token is defined twice: at rendered.yaml:" in done.stderr
+    assert "Deployment.apps ns/gpt-kserve is rendered by ns/gpt and also given at rendered.yaml:" in done.stderr
+    (repo / "rendered.yaml").unlink()
+    twice = _llmc("render", "-f", ".", "-f", "storage.yaml", cwd=repo)
+    assert twice.returncode == 1 and "(the same file is read twice)" in twice.stderr, twice.stderr
