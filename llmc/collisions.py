@@ -11,7 +11,7 @@ a service too (an llmc output kept next to the services), is refused the same wa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .errors import LlmcError, Location
@@ -28,7 +28,7 @@ class Owners:
     """Which service rendered each object so far."""
 
     def __init__(self) -> None:
-        self.owner: dict[Identity, tuple[str, Location | None]] = {}
+        self.owner: dict[Identity, tuple[str, Callable[[], Location | None]]] = {}
         self.given: dict[Identity, Any] = {}  # -> the llmc.load.Document that defines it
 
     def give(self, docs: Iterable[Any]) -> list[LlmcError]:
@@ -49,26 +49,29 @@ class Owners:
                 ))
         return errors
 
-    def add(self, service: str, location: Location | None, rendered: Iterable[Identity]) -> list[LlmcError]:
-        """Record `service`'s objects; an error (at `location`) for each one already rendered."""
+    def add(self, service: str, locate: Callable[[], Location | None], rendered: Iterable[Identity]) -> list[LlmcError]:
+        """Record `service`'s objects; an error (at `locate()`) for each one already rendered.
+
+        `locate` is called only for a collision: finding a document's position reads its file's
+        position tables, which a batch of valid services never needs."""
         errors: list[LlmcError] = []
         for key in rendered:
             if key in self.given:
                 errors.append(LlmcError(
                     f"{_label(key)} is rendered by {service} and also given at "
                     f"{self.given[key].locate(('metadata', 'name'))}: one would overwrite the other",
-                    location,
+                    locate(),
                     hint="remove it from the input (an llmc output kept next to the services?), or rename it",
                 ))
                 continue
             if key not in self.owner:
-                self.owner[key] = (service, location)
+                self.owner[key] = (service, locate)
                 continue
             first, where = self.owner[key]
-            by = f"both {first} ({where}) and {service}" if first != service else f"{service} twice"
+            by = f"both {first} ({where()}) and {service}" if first != service else f"{service} twice"
             errors.append(LlmcError(
                 f"{_label(key)} is rendered by {by}: one would overwrite the other",
-                location,
+                locate(),
                 hint="their child names collide; rename or move one of the services",
             ))
         return errors

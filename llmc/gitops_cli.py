@@ -44,6 +44,8 @@ ARGOCD_KEYS = {attr.upper(): key for key, (attr, _) in FIELDS.items()}  # e.g. P
 
 
 class ExplainOutput(str, Enum):
+    """The format of `explain`: text for people, json for tools."""
+
     text = "text"
     json = "json"
 
@@ -356,20 +358,20 @@ def check(
 
 @app.command()
 def schema(
-    out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform: {kind}-{group}-{version}.json per kind.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform, inputs and rendered custom resources: GROUP/KIND_VERSION.json per kind.")] = None,
     single: Annotated[Optional[str], typer.Option("--single", help="One file for yaml-language-server's $schema (all kinds). - for stdout.")] = None,
 ) -> None:
-    """Write JSON Schemas for LLMInferenceService and LLMInferenceServiceConfig (the single file on stdout by default)."""
+    """Write JSON Schemas of llmc's inputs (v1alpha1, v1alpha2) and, with --out, its custom resources (the single file on stdout by default)."""
     from .errors import LlmcError
     from .resources import data_dir
-    from .schema_export import KINDS, crd_file, kubeconform_files, single_file
+    from .schema_export import KINDS, OUTPUT_KINDS, crd_file, kubeconform_files, single_file
 
-    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS)}
+    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS + OUTPUT_KINDS)}
     try:
         if out is not None:
             folder = Path(out)
-            folder.mkdir(parents=True, exist_ok=True)
             for name, content in kubeconform_files(crds).items():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 _write_json(folder / name, content)
                 sys.stderr.write(f"wrote {folder / name}\n")
         if single not in (None, "-"):

@@ -4,7 +4,7 @@ One step `merge(base, overlay)` (pkg/controller/v1alpha2/llmisvc/config_merge.go
 the overlay gets `SetDefaults` (empty `containers` lists), a two-way patch is
 computed from the zero spec to the overlay — every key of the overlay JSON except
 values equal to the zero JSON, i.e. all but an empty `model.uri` — and applied to
-the base with apimachinery's strategic merge patch (reference 01 §3.1-§3.3):
+the base with apimachinery's strategic merge patch (`mergeSpecs`, llmisvc/config_merge.go):
 
 - objects merge key by key, `null` deletes, different JSON types replace;
 - lists of a field tagged `patchStrategy:"merge"` merge element-wise by the merge

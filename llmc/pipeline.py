@@ -83,9 +83,29 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
                                   namespace=request.namespace)
     from .validate_output import check
 
+    from .blame import isvc_placer
+
     _check_predictor_pods(objects, docs)
-    check(objects, request.options.schema_version)
+    check(objects, request.options.schema_version, place=isvc_placer(docs))
+    _check_isvc_references(objects, docs)
     return IsvcOutput(objects, notes, sum(d.kind == "InferenceService" for d in docs))
+
+
+ISVC_CHILD_SUFFIXES = ("", "-predictor")  # the names the InferenceService controller gives its objects
+
+
+def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) -> None:
+    """Every reference among an InferenceService's objects resolves (llmc.references), as for LLMInferenceServices."""
+    from .references import Index, check
+
+    index = Index(objects)
+    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
+                        doc.locate(("metadata", "name")),
+                        hint="the output would not work without the controller; please report this llmc bug")
+              for doc in docs if doc.kind == "InferenceService"
+              for ref in check(objects, doc.name, suffixes=ISVC_CHILD_SUFFIXES, index=index).errors]
+    if errors:
+        raise ErrorList(errors)
 
 
 def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -> None:
@@ -136,6 +156,8 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
     is turned into its final form where it is rendered (`jobs` processes) and handed to `write` in
     output order, until the first error; nothing is kept. `watch` wraps the stream (a progress bar).
     """
+    from functools import partial
+
     from .collisions import Owners
     from .stream import rendered_services
 
@@ -155,7 +177,8 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         stream = rendered_services(admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
             pending = by_order[rendered.order]
-            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
+            rendered.errors += owners.add(pending.key, partial(pending.doc.locate, ("metadata", "name")),
+                                          rendered.identities)
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:
@@ -366,7 +389,9 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
     from .validate_output import check
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
-    check(objects, request.options.schema_version, service=source)
+    from .blame import placer
+
+    check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
     _check_references(ctx, objects)
     return objects
 

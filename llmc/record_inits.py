@@ -126,12 +126,11 @@ def init_f00_n(self, _f0, _f1):
   _setattr(self, '_f1', _f1)
 
 
-def init_f01111_n(self, _f0, _f1, _f2, _f3, _f4):
+def init_f0111_n(self, _f0, _f1, _f2, _f3):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _factories[1]() if _f1 is _FACTORY else _f1)
   _setattr(self, '_f2', _factories[2]() if _f2 is _FACTORY else _f2)
   _setattr(self, '_f3', _factories[3]() if _f3 is _FACTORY else _f3)
-  _setattr(self, '_f4', _factories[4]() if _f4 is _FACTORY else _f4)
 
 
 def init_f0_n(self, _f0):
@@ -322,6 +321,16 @@ def init_m110_n(self, _f0, _f1, _f2):
   self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
   self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
   self._f2 = _f2
+
+
+def init_m1110001_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
+  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
+  self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
+  self._f3 = _f3
+  self._f4 = _f4
+  self._f5 = _f5
+  self._f6 = _factories[6]() if _f6 is _FACTORY else _f6
 
 
 def init_m111_n(self, _f0, _f1, _f2):

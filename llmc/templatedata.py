@@ -7,7 +7,7 @@ named `config` (missingkey=error) on
 
 so templates address Go field names: `.ObjectMeta.Name` (or the promoted `.Name`),
 `.Spec.Parallelism.Tensor`, `.Spec.Template` (a `*v1.PodSpec`), `.GlobalConfig.EnableTLS`...
-(reference 01 §4.1). This module describes those Go types for the template engine.
+(`ReplaceVariables`, llmisvc/config_merge.go). This module describes those Go types for the template engine.
 
 The spec and ObjectMeta types come from `llmc.gotypes` (KServe's Go types, with the
 Kubernetes, Gateway API and InferencePool types they embed), so a field that does not

@@ -88,6 +88,8 @@ class TemplateExecError(LlmcError):
 
 @record(frozen=True)
 class Limits:
+    """The execution budgets of one template run (docs/budgets.md): nesting, range iterations, output, calls, work and value sizes."""
+
     template_depth: int = MAX_TEMPLATE_DEPTH
     range_iterations: int = MAX_RANGE_ITERATIONS
     output_bytes: int = MAX_OUTPUT_BYTES

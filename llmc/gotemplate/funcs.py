@@ -44,6 +44,8 @@ VALUE = GoType("reflect.Value", "struct")
 
 @record(frozen=True)
 class Func:
+    """A template function as Go's reflection sees it: its parameter types, whether it is variadic, and its implementation."""
+
     name: str
     params: tuple[GoType, ...]
     variadic: bool

@@ -1,6 +1,6 @@
 """The functions KServe's controller adds to preset templates: ChildName, shutdownTimeout, kvTransferConfig.
 
-Signatures are the controller's (reference 01 §4.2): `ChildName(string, string) string`,
+Signatures are the controller's (the `Funcs` of `ReplaceVariables`, llmisvc/config_merge.go): `ChildName(string, string) string`,
 `shutdownTimeout(any, int64) int64`, `kvTransferConfig(any) string`. The `any`
 arguments are recognised by their Go type name, as the controller's type
 assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).

@@ -79,6 +79,8 @@ EOF = ""
 
 @record(frozen=True, slots=True)
 class Item:
+    """One lexed token (Go's `item`): its type, byte offset, text and line."""
+
     typ: T
     pos: int
     val: str

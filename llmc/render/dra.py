@@ -1,4 +1,4 @@
-"""Managed DRA (reference 02 §3.8, §5.3; 01 §3.9): the `serving.kserve.io/exp-dra-*`
+"""Managed DRA (llmisvc/managed_dra.go): the `serving.kserve.io/exp-dra-*`
 annotations, the claims injected into the merged spec's pod templates, and the
 ResourceClaimTemplate `<name>-managed-dra`.
 
@@ -12,15 +12,15 @@ import json
 import re
 from typing import Any
 
+from ..annotations import DRA_CEL_SELECTOR as CEL_SELECTOR
+from ..annotations import DRA_CONTAINER_NAME as CONTAINER_NAME
+from ..annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
+from ..annotations import DRA_DEVICE_COUNT as DEVICE_COUNT
 from ..errors import LlmcError, Location
 from ..names import child_name
 from ..record import record
 from .context import RenderContext, slots
 
-DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
-DEVICE_COUNT = "serving.kserve.io/exp-dra-device-count"
-CEL_SELECTOR = "serving.kserve.io/exp-dra-cel-selector"
-CONTAINER_NAME = "serving.kserve.io/exp-dra-container-name"
 
 CLAIM = "managed-device"
 REQUEST = "device"

@@ -1,6 +1,6 @@
 """LoRA adapters: their enumeration on the merged spec and the pod step on container `main`.
 
-Reference 02 §3.3, 01 §3.9; KServe `workload_lora.go`. Adapters are sorted by name and get
+KServe `workload_lora.go`. Adapters are sorted by name and get
 a sanitised mount path under /mnt/lora. hf/s3 adapters are downloaded by the model's
 storage-initializer (`storage.py`, multi-download); pvc adapters are mounted here. The vLLM
 flags are put *before* the user's `main.args`, unless the workload already passes

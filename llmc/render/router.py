@@ -2,7 +2,7 @@
 picker stack (via `scheduler`), the standalone tokenizer (via `tokenizer`), the controller's
 reference validation, and the URL the service would report.
 
-Reference 03 (all sections), 01 §2.3, §2.7, §3.6–3.8; KServe `router.go`, `router_discovery*.go`,
+KServe `router.go`, `router_discovery*.go`,
 `router_group*.go`, `router_validation.go`, `config_merge.go`. Rendering follows the controller's
 first reconcile of `reconcileRouter`: validation, then the scheduler (SA → ClusterRoleBinding →
 Role → RoleBinding → tokenizer Deployment/Service → EPP Deployment/Service → InferencePool v1 →
@@ -80,7 +80,7 @@ class Cluster:
     complete: bool = True
 
 
-# -- fix-ups of the merged spec, in the controller's order (01 §2.7) --------------------------------
+# -- fix-ups of the merged spec, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go) --------------------------------
 
 
 def _router(spec: dict[str, Any]) -> dict[str, Any]:
@@ -580,7 +580,7 @@ def _filter_defaults(filters: list[dict[str, Any]]) -> None:
             item["cors"].setdefault("maxAge", 5)
 
 
-# -- controller-side validation (03 §10.2) ----------------------------------------------------------
+# -- controller-side validation (llmisvc/router_validation.go) ----------------------------------------------------------
 
 
 def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
@@ -641,7 +641,7 @@ def _refs_invalid(messages: list[str], condition: str, path: str) -> None:
         )
 
 
-# -- status.url (03 §6) ---------------------------------------------------------------------------
+# -- status.url (llmisvc/router.go) ---------------------------------------------------------------------------
 
 
 def predicted_url(ctx: RenderContext, cluster: Cluster | None = None) -> str | None:

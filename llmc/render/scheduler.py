@@ -1,12 +1,12 @@
 """The endpoint picker (EPP): ServiceAccount and RBAC, Deployment, Service, both InferencePools,
 and the EndpointPickerConfig passed inline with `--config-text`.
 
-Reference 03 §3.4–3.12 and §7; KServe `scheduler.go`, `scheduler_latency_predictor.go`,
+KServe `scheduler.go`, `scheduler_latency_predictor.go`,
 `tracing.go`, `pkg/apis/gie/v1alpha2pool/inferencepool_conversion.go`. Objects are built for
 the controller's first reconcile: there is no live Deployment whose `--config-text` or replica
 count would be preserved, and the ServiceAccount copies no secrets (cluster state).
 
-The config text goes through the controller's version-gated migrations (03 §7.3): for EPP
+The config text goes through the controller's version-gated migrations (llmisvc/scheduler.go): for EPP
 version >= 0.7 it is parsed and re-serialised by sigs.k8s.io/yaml, which llmc reproduces in
 the "Go YAML" section at the end (JSON-normalised values, goyaml.v2 key order and quoting).
 """
@@ -875,7 +875,7 @@ def _add_metrics_data_source(cfg: dict[str, Any], parameters: dict[str, Any]) ->
     cfg["plugins"] = plugins
 
 
-# legacy in-pod tokenizer sidecar (03 §7.4)
+# legacy in-pod tokenizer sidecar (llmisvc/tokenizer.go)
 
 
 def _uds_tokenizer_config(cfg: dict[str, Any]) -> None:

@@ -1,6 +1,6 @@
 """Model artifacts on one pod spec: the controller's `attachModelArtifacts`.
 
-Reference 02 §3.2 and §6 items 18-25; KServe `workload_storage.go` and `pkg/utils/storage.go`.
+KServe `workload_storage.go` and `pkg/utils/storage.go`.
 The model URI is read as Go does (`url.Parse(...).String()`, `llmc.gourl`), then dispatched
 on its scheme: `pvc://` mounts the claim (C1), `hf://`/`s3://` add the storage-initializer
 (C2), `oci://` a modelcar (C3) or an image volume (C4, also `oci+native://`), and hf/s3 LoRA

@@ -20,7 +20,8 @@ from llmc import goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.render import router, scheduler
-from llmc.render.context import Capabilities, RenderContext, RenderOptions
+from llmc.capabilities import Capabilities
+from llmc.render.context import RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
