@@ -43,7 +43,8 @@ def _render(files: list[str], side: Side, kserve_config, namespace: str, sources
     config = RenderConfig(files=tuple(files), presets=tuple(side.presets or ()), preset_set=side.preset_set,
                           kserve_config=kserve_config, namespace=namespace, dra_api="resource.k8s.io/v1",
                           kserve_version=side.kserve_version)
-    return render(build_request(config, sources)).objects()
+    request = build_request(config, sources)
+    return [*request.passthrough_objects(), *render(request).objects()]  # what `llmc render` writes
 
 
 def run(paths: list[str], render_input: list[str], ignore: tuple[str, ...], output: str, namespace: str,

@@ -254,7 +254,7 @@ def _scan_template_actions(service: dict[str, Any], findings: Findings) -> None:
     def walk(node: Any, path: str) -> None:
         if isinstance(node, str):
             if "{{" in node:
-                findings.add("LLMC003", path, "contains a template action; the controller evaluates it")
+                findings.add("LLMC003", path, "contains a template action; the controller evaluates it (--allow LLMC003 if that is intended)")
         elif isinstance(node, dict):
             for k, v in node.items():
                 walk(v, f"{path}.{k}" if path else str(k))

@@ -67,11 +67,17 @@ Key = tuple[str, str]
 @record(frozen=True)
 class Cluster:
     """Objects known to exist in the cluster, keyed by (namespace, name): Gateways, HTTPRoutes,
-    and the gateways' backing Services (for URL discovery). Given, it is taken as complete."""
+    and the gateways' backing Services (for URL discovery).
+
+    `complete`: nothing else exists, so a reference to anything else is the controller's RefsInvalid.
+    Objects that come with the services (`llmc render -f`, KRM items, an application folder) are not
+    complete: they are deployed next to what the cluster already holds (KServe's e2e-gpt-oss sample
+    ships an AI gateway while its services use the default one)."""
 
     gateways: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     httproutes: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     services: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
+    complete: bool = True
 
 
 # -- fix-ups of the merged spec, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go) --------------------------------
@@ -584,11 +590,17 @@ def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
     if cluster is None or router is None or meta.is_stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
         return
     ns = ctx.namespace
+    gateways, httproutes = cluster.gateways, cluster.httproutes
+
+    def absent(table: Mapping[Key, Any], key: Key) -> bool:
+        """Known not to exist: an incomplete inventory cannot tell."""
+        return cluster.complete and key not in table
+
     refs = (router.get("gateway") or {}).get("refs") or []
     missing = [
         f"Gateway {key[0]}/{key[1]} does not exist"
         for key in ((str(r.get("namespace") or ns), str(r.get("name") or "")) for r in refs)
-        if key not in cluster.gateways
+        if absent(gateways, key)
     ]
     _refs_invalid(missing, "GatewaysReady", "spec.router.gateway.refs")
     route = router.get("route")
@@ -596,23 +608,25 @@ def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
         return
     http = route.get("http") or {}
     route_refs = [str(r.get("name") or "") for r in http.get("refs") or []]
-    missing = [f"HTTPRoute {ns}/{name} does not exist" for name in route_refs if (ns, name) not in cluster.httproutes]
+    missing = [f"HTTPRoute {ns}/{name} does not exist" for name in route_refs if absent(httproutes, (ns, name))]
     _refs_invalid(missing, "HTTPRoutesReady", "spec.router.route.http.refs")
     if http.get("spec") is not None:
         missing = [
             f"Managed HTTPRoute references non-existent Gateway {key[0]}/{key[1]}"
             for key in (_parent_key(p, ns) for p in http["spec"].get("parentRefs") or [])
-            if key not in cluster.gateways
+            if absent(gateways, key)
         ]
         _refs_invalid(missing, "HTTPRoutesReady", "spec.router.route.http.spec.parentRefs")
     problems = []
     for name in route_refs:
-        target = cluster.httproutes[(ns, name)]
+        if (ns, name) not in httproutes:
+            continue  # not known (an incomplete inventory): nothing to check
+        target = httproutes[(ns, name)]
         parents = (target.get("spec") or {}).get("parentRefs") or []
         if not parents:
             problems.append(f"HTTPRoute {ns}/{name} has no parent gateway references")
         for key in (_parent_key(p, ns) for p in parents):
-            if key not in cluster.gateways:
+            if absent(gateways, key):
                 problems.append(f"HTTPRoute {ns}/{name} references non-existent Gateway {key[0]}/{key[1]}")
     if problems:
         _refs_invalid(["HTTPRoute target validation failed: " + "; ".join(problems)], "HTTPRoutesReady", "spec.router.route.http.refs")
@@ -623,7 +637,7 @@ def _refs_invalid(messages: list[str], condition: str, path: str) -> None:
         raise LlmcError(
             "; ".join(messages),
             hint=f"the controller sets {condition}=False (RefsInvalid) at {path} and creates no router objects; "
-            "create the object or give it with -f",
+            "create the object",
         )
 
 
