@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from llmc.go.json import marshal
 from llmc.errors import LlmcError
-from llmc.templatedata import compile_config, go_json_marshal, render_config
+from llmc.templatedata import compile_config, render_config
 
 from gotmpl_samples import GLOBAL, SERVICES
 
@@ -39,7 +40,7 @@ def test_worked_example_of_reference(upstream: Path) -> None:
 
 def test_json_text_is_go_marshal() -> None:
     # encoding/json escapes <, >, & and U+2028/U+2029 and writes other non-ASCII as is
-    assert go_json_marshal({"b": "<a&b>", "a": "é\u2028"}) == '{"b":"\\u003ca\\u0026b\\u003e","a":"é\\u2028"}'
+    assert marshal({"b": "<a&b>", "a": "é\u2028"}, sort_keys=False) == '{"b":"\\u003ca\\u0026b\\u003e","a":"é\\u2028"}'
 
 
 def test_fast_path_and_cache() -> None:

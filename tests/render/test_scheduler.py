@@ -11,7 +11,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import goyaml, schema
+from llmc import schema
+from llmc.go import yaml as goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.names import child_name

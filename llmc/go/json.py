@@ -1,0 +1,68 @@
+"""Go's encoding/json Marshal of plain data (None, bool, int, float, str, list, dict): compact text.
+
+As Go writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (HTML-safe), `\\b \\f \\n \\r \\t` and
+`\\u00XX` for the other control characters, an invalid UTF-8 byte (a surrogateescape
+surrogate) or a lone surrogate as `\\ufffd`; floats in fixed notation unless below 1e-6
+or from 1e21 on (`1e-7`, `1e+21`); NaN and infinities refused as Go refuses them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from .strconv import format_float
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
+            "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SPECIAL = re.compile('["\\\\\x00-\x1f<>&\u2028\u2029\ud800-\udfff]')
+
+
+class UnsupportedValueError(ValueError):
+    """json.UnsupportedValueError: `json: unsupported value: NaN`."""
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    return "\\ufffd" if "\ud800" <= c <= "\udfff" else f"\\u{ord(c):04x}"
+
+
+def string(text: str) -> str:
+    """A JSON string literal as encoding/json writes it (HTML escaping on)."""
+    return '"' + _SPECIAL.sub(_escape, text) + '"'
+
+
+def format_float64(value: float) -> str:
+    """encoding/json's floatEncoder for a float64."""
+    if math.isnan(value) or math.isinf(value):
+        raise UnsupportedValueError(f"json: unsupported value: {format_float(value, 'g', -1)}")
+    if value != 0 and (abs(value) < 1e-6 or abs(value) >= 1e21):
+        text = format_float(value, "e", -1)
+        if text[-4:-1] == "e-0":  # e-07 -> e-7
+            text = text[:-2] + text[-1]
+        return text
+    return format_float(value, "f", -1)
+
+
+def marshal(value: Any, sort_keys: bool = True) -> str:
+    """json.Marshal. Maps are sorted by key as Go sorts a map[string]T; `sort_keys=False` keeps the
+    given order, for values standing in for Go structs (fields in declaration order)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_float64(value)
+    if isinstance(value, str):
+        return string(value)
+    if isinstance(value, dict):
+        items = sorted(value.items()) if sort_keys else value.items()
+        return "{" + ",".join(f"{string(k)}:{marshal(v, sort_keys)}" for k, v in items) + "}"
+    return "[" + ",".join(marshal(v, sort_keys) for v in value) + "]"
