@@ -353,9 +353,9 @@ class Printer:
         elif verb == "s":
             self.fmt_s(s)
         elif verb == "x":
-            self.fmt_sx(s.encode(), False)
+            self.fmt_sx(s.encode("utf-8", "surrogateescape"), False)
         elif verb == "X":
-            self.fmt_sx(s.encode(), True)
+            self.fmt_sx(s.encode("utf-8", "surrogateescape"), True)
         elif verb == "q":
             self.fmt_q(s)
         else:

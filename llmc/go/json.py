@@ -2,7 +2,7 @@
 
 As Go writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (HTML-safe), `\\b \\f \\n \\r \\t` and
 `\\u00XX` for the other control characters, an invalid UTF-8 byte (a surrogateescape
-surrogate) or a lone surrogate as `\\ufffd`; floats in fixed notation unless below 1e-6
+surrogate) or a lone surrogate as U+FFFD; floats in fixed notation unless below 1e-6
 or from 1e21 on (`1e-7`, `1e+21`); NaN and infinities refused as Go refuses them.
 """
 
@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any
 
+from .reflect import string_order
 from .strconv import format_float
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
@@ -27,7 +28,7 @@ def _escape(m: re.Match[str]) -> str:
     c = m.group()
     if c in _ESCAPES:
         return _ESCAPES[c]
-    return "\\ufffd" if "\ud800" <= c <= "\udfff" else f"\\u{ord(c):04x}"
+    return "\ufffd" if "\ud800" <= c <= "\udfff" else f"\\u{ord(c):04x}"
 
 
 def string(text: str) -> str:
@@ -63,6 +64,6 @@ def marshal(value: Any, sort_keys: bool = True) -> str:
     if isinstance(value, str):
         return string(value)
     if isinstance(value, dict):
-        items = sorted(value.items()) if sort_keys else value.items()
+        items = sorted(value.items(), key=lambda kv: string_order(kv[0])) if sort_keys else value.items()
         return "{" + ",".join(f"{string(k)}:{marshal(v, sort_keys)}" for k, v in items) + "}"
     return "[" + ",".join(marshal(v, sort_keys) for v in value) + "]"

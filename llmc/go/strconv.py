@@ -109,6 +109,8 @@ def parse_float(s: str) -> float | None:
         return None
     body = s[1:] if s[0] in "+-" else s
     neg = s[0] == "-"
+    if body[:1] in ("+", "-"):
+        return None
     if "_" in s:
         if not underscore_ok(s):
             return None
@@ -292,7 +294,11 @@ def can_backquote(s: str) -> bool:
 
 
 def _f32(v: float) -> float:
-    return struct.unpack("f", struct.pack("f", v))[0]
+    """float32(v): rounded to nearest even, infinite beyond float32's range."""
+    try:
+        return struct.unpack("f", struct.pack("f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
 
 
 def _digits_of(text: str) -> tuple[str, int]:
@@ -341,12 +347,12 @@ def _fmt_f(neg: bool, digits: str, dp: int, prec: int) -> str:
 
 def format_float(v: float, fmt: str, prec: int, bits: int = 64) -> str:
     """strconv.FormatFloat(v, fmt, prec, bits) for fmt 'e', 'E', 'f', 'g', 'G' (prec -1: shortest digits)."""
+    if bits == 32:
+        v = _f32(v)
     if math.isnan(v):
         return "NaN"
     if math.isinf(v):
         return "+Inf" if v > 0 else "-Inf"
-    if bits == 32:
-        v = _f32(v)
     neg = math.copysign(1.0, v) < 0
     shortest = prec < 0
     if v == 0:
