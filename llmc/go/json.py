@@ -8,6 +8,7 @@ or from 1e21 on (`1e-7`, `1e+21`); NaN and infinities refused as Go refuses them
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -48,9 +49,29 @@ def format_float64(value: float) -> str:
     return format_float(value, "f", -1)
 
 
+# Python's json.dumps writes what encoding/json writes, but for the HTML escapes, floats and
+# invalid UTF-8: a float token (digits then `.` or `e`, after `:`, `,` or `[`; a string may look
+# like one too, which only costs the slow path) or a surrogate sends the value to `_marshal`.
+_FLOAT_TOKEN = re.compile(r"[:,\[]-?[0-9]+[.eE]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def marshal(value: Any, sort_keys: bool = True) -> str:
     """json.Marshal. Maps are sorted by key as Go sorts a map[string]T; `sort_keys=False` keeps the
     given order, for values standing in for Go structs (fields in declaration order)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
+    except (TypeError, ValueError):
+        return _marshal(value, sort_keys)
+    if _FLOAT_TOKEN.search(text) or _SURROGATE.search(text) or text[:1] in "-0123456789":
+        return _marshal(value, sort_keys)
+    if not any(c in text for c in "<>&\u2028\u2029"):
+        return text
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _marshal(value: Any, sort_keys: bool) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -65,5 +86,5 @@ def marshal(value: Any, sort_keys: bool = True) -> str:
         return string(value)
     if isinstance(value, dict):
         items = sorted(value.items(), key=lambda kv: string_order(kv[0])) if sort_keys else value.items()
-        return "{" + ",".join(f"{string(k)}:{marshal(v, sort_keys)}" for k, v in items) + "}"
-    return "[" + ",".join(marshal(v, sort_keys) for v in value) + "]"
+        return "{" + ",".join(f"{string(k)}:{_marshal(v, sort_keys)}" for k, v in items) + "}"
+    return "[" + ",".join(_marshal(v, sort_keys) for v in value) + "]"
