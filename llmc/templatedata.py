@@ -47,6 +47,7 @@ from .go.reflect import (
 )
 from . import gotypes
 from .go.json import marshal
+from .go.strconv import quote
 from .go.url import URLError
 from .jsoncopy import copy_json
 from .go.url import parse as parse_url
@@ -445,8 +446,7 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     pos = err.pos
     if pos >= len(text) or err.msg.startswith("Unterminated string"):
         return "unexpected end of JSON input"
-    ch = text[pos]
-    shown = "'\\''" if ch == "'" else ("'\"'" if ch == '"' else "'" + json.dumps(ch, ensure_ascii=False)[1:-1] + "'")
+    shown = _quote_char(text[pos])
     msg = err.msg
     if msg.startswith("Expecting ',' delimiter") or msg.startswith("Expecting property name"):
         context = "after object key:value pair" if _in_object(text, pos) else "after array element"
@@ -462,6 +462,13 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     if msg.startswith("Invalid \\escape"):
         return f"invalid character {shown} in string escape code"
     return f"invalid character {shown} looking for beginning of value"
+
+
+def _quote_char(ch: str) -> str:
+    """encoding/json's quoteChar: the offending character as a quoted Go rune (`'\\x01'`, `'é'`, `'\\''`)."""
+    if ch in "'\"":
+        return "'\\''" if ch == "'" else "'\"'"
+    return "'" + quote(ch)[1:-1] + "'"
 
 
 def _in_object(text: str, pos: int) -> bool:

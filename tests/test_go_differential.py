@@ -182,6 +182,27 @@ def test_marshal_is_go(go_run, values: list[Any]) -> None:
     _compare(cases, mine, go_run(cases))
 
 
+CHARS = st.one_of(CONTROL, UNICODE, SPECIAL, INVALID).filter(lambda c: c not in '"\\ \t\n\r' and c)
+
+
+@SETTINGS
+@given(chars=st.lists(CHARS, min_size=30, max_size=100))
+def test_json_syntax_errors_show_the_byte_as_go(go_run, chars: list[str]) -> None:
+    """encoding/json's quoteChar (through templatedata.go_json_error): the offending byte, quoted."""
+    from llmc.templatedata import go_json_error
+
+    texts = [t for c in chars for t in ('{"x":""' + c + '"}', "[true" + c + "]", '{"a" ' + c + "}")]
+    cases = [{"op": "unmarshal_error", "b": _bytes(t)} for t in texts]
+    mine = []
+    for t in texts:
+        try:
+            json.loads(t)
+            mine.append(b"")
+        except json.JSONDecodeError as e:
+            mine.append(_mine(go_json_error(t, e)))
+    _compare(cases, mine, go_run(cases))
+
+
 # -- fmt --------------------------------------------------------------------
 
 

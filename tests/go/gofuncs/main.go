@@ -108,6 +108,12 @@ func answer(r request) (string, error) {
 	case "parse_float":
 		f, err := strconv.ParseFloat(string(s), 64)
 		return strconv.FormatUint(math.Float64bits(f), 10), err
+	case "unmarshal_error":
+		var v any
+		if err := json.Unmarshal(s, &v); err != nil {
+			return err.Error(), nil
+		}
+		return "", nil
 	case "marshal":
 		out, err := json.Marshal(decode(r.Value))
 		return string(out), err
