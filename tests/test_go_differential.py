@@ -215,6 +215,25 @@ def test_sprintf_verbs_are_go(go_run, args: list[tuple[str, Any]]) -> None:
     _compare(cases, [_mine(sprintf(f, [dynamic(v)])) for f, v in args], go_run(cases))
 
 
+# -- known values, for machines without Go --------------------------------
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda: strconv.quote('a"b\n\x00\x7fé\u00a0\t'), '"a\\"b\\n\\x00\\x7fé\\u00a0\\t"'),
+    (lambda: strconv.quote("\udcff\x01\ud800"), '"\\xff\\x01\ufffd"'),  # invalid byte, control, lone surrogate
+    (lambda: strconv.format_float(1e6, "g", -1), "1e+06"),
+    (lambda: strconv.format_float(2147483647.0, "g", -1, 32), "2.1474836e+09"),
+    (lambda: strconv.format_float(-0.0, "g", -1), "-0"),
+    (lambda: gojson.marshal({"b": [1.0, 0.5, 1e-7, 1e20, 1e21], "a": "<&>", "c": None}),
+     '{"a":"\\u003c\\u0026\\u003e","b":[1,0.5,1e-7,100000000000000000000,1e+21],"c":null}'),
+    (lambda: gojson.marshal({"b": 1, "a": 2}, sort_keys=False), '{"b":1,"a":2}'),
+    (lambda: sprint_json({"name": "x", "port": 8000, "list": [1.5, True, None, -0.0]}),
+     "map[list:[1.5 true <nil> -0] name:x port:8000]"),
+])
+def test_known_values(call, text: str) -> None:
+    assert call() == text
+
+
 # -- the fixes the differential tests pinned, on llmc's own paths ----------
 
 
