@@ -13,6 +13,7 @@ import json
 import math
 import struct
 import subprocess
+import unicodedata
 from typing import Any
 
 import pytest
@@ -77,13 +78,21 @@ def _compare(cases: list[Any], mine: list[bytes | None], go: list[bytes | None])
 
 # -- strategies -------------------------------------------------------------
 
+
+def _assigned(text: str) -> str:
+    """The string Go sees (adjacent escaped bytes may form a character), without the characters Python's
+    Unicode tables leave unassigned but Go's newer ones may assign (U+0378 is unassigned in both)."""
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return "".join(c for c in text if c == "\u0378" or unicodedata.category(c) != "Cn")
+
+
 CONTROL = st.characters(min_codepoint=0, max_codepoint=0x9F)
 UNICODE = st.characters(blacklist_categories=("Cn", "Cs"))
 SPECIAL = st.sampled_from(["\u2028", "\u2029", "<", ">", "&", "\\", '"', "'", "`", "\ufeff", "\ufffd", "\u00a0",
                            "\u200b", "\U0001f600", "\u0378", "\U000e0001", "\x7f"])
 INVALID = st.binary(min_size=1, max_size=4).map(lambda b: b.decode("utf-8", "surrogateescape"))
 STRINGS = st.lists(st.one_of(st.text(CONTROL, max_size=4), st.text(UNICODE, max_size=6), SPECIAL, INVALID),
-                   max_size=6).map(lambda parts: "".join(parts).encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape"))
+                   max_size=6).map(lambda parts: _assigned("".join(parts)))
 
 FLOATS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
@@ -171,7 +180,7 @@ def test_marshal_is_go(go_run, values: list[Any]) -> None:
     _compare(cases, mine, go_run(cases))
 
 
-CHARS = st.one_of(CONTROL, UNICODE, SPECIAL, INVALID).filter(lambda c: c not in '"\\ \t\n\r' and c)
+CHARS = st.one_of(CONTROL, UNICODE, SPECIAL, INVALID).map(_assigned).filter(lambda c: c and c not in '"\\ \t\n\r')
 
 
 @SETTINGS
