@@ -27,14 +27,14 @@ from .errors import ErrorList, LlmcError, Location
 from .jsoncopy import copy_json
 from .load import Document, Path, format_path
 from .annotations import DRA_CEL_SELECTOR, DRA_CONTAINER_NAME, DRA_DEVICE_CLASS, DRA_DEVICE_COUNT
+from .go.json import marshal as go_json
+from .go.strconv import quote as go_quote
 from .schema import (
     FieldError,
     GoJSON,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     forbidden,
-    go_json,
-    go_quote,
     invalid,
     regex_error,
     required,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..record import record
-from . import gofmt
-from .values import (
+from ..go import fmt as gofmt
+from ..go.reflect import (
     ANY,
     BOOL,
     COMPLEX_KINDS,

@@ -11,7 +11,7 @@ import unicodedata
 from enum import IntEnum
 
 from ..record import record
-from .gofmt import quote
+from ..go.strconv import quote
 
 
 class T(IntEnum):

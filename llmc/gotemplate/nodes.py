@@ -8,7 +8,7 @@ Go's Node.String() returns, which execution errors quote as `at <...>`.
 from __future__ import annotations
 
 from ..record import field, record
-from .gofmt import quote
+from ..go.strconv import quote
 
 
 class Node:

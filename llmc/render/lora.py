@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 from ..errors import LlmcError, Location
-from ..gourl import quote
+from ..go.url import quote
 from ..names import child_name
-from ..schema import go_json
+from ..go.json import marshal as go_json
 from .context import RenderContext
 from .storage import HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled
 

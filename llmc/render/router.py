@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from ..errors import LlmcError
 from ..findings import Findings
 from ..jsoncopy import copy_json
-from ..goyaml import parse_go_yaml
+from ..go.yaml import parse_go_yaml
 from ..names import child_name
 from ..record import field, record
 from . import meta, scheduler, tokenizer

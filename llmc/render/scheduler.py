@@ -19,9 +19,10 @@ from typing import Any, Callable
 
 from ..errors import LlmcError
 from ..jsoncopy import copy_json
-from ..goyaml import dump_go_yaml, format_go_float, parse_go_yaml
+from ..go.fmt import sprint_json
+from ..go.yaml import dump_go_yaml, parse_go_yaml
 from ..record import record
-from ..schema import go_json
+from ..go.json import marshal as go_json
 from . import meta
 from .context import RenderContext
 from .storage import find_container
@@ -675,12 +676,10 @@ def _migrate_disagg_profile_params(cfg: dict[str, Any]) -> None:
 
 
 def _go_v(value: Any) -> str:
-    """fmt %v for the JSON value types."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return format_go_float(value, "g")
-    return str(value)
+    """fmt %v of an unstructured value: whole numbers are int64 there, other numbers float64."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return sprint_json(value)
 
 
 def _non_cached_tokens(threshold: Any) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from llmc import goyaml
+from llmc.go import yaml as goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.render import router, scheduler
