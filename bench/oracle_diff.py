@@ -37,6 +37,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=19, help="the strategy's seed (default 19, the suite's)")
     parser.add_argument("--chunk", type=int, default=50, help="inputs per round, for progress on stderr")
     parser.add_argument("--show", type=int, default=3, help="example inputs printed per class")
+    parser.add_argument("--record", help="write each input with its classes and differences to this file (JSON lines)")
     args = parser.parse_args()
     if not harness.available():
         print(harness.NO_ORACLE, file=sys.stderr)
@@ -45,12 +46,18 @@ def main() -> int:
     cases = [harness.Case(f"gen-{i:04d}", tuple(docs)) for i, docs in enumerate(generate(args.n, args.seed))]
     by_class: Counter = Counter()
     examples: dict[str, list[str]] = {}
+    record = open(args.record, "w") if args.record else None
     for first in range(0, len(cases), args.chunk):
         for outcome in harness.run_cases(cases[first:first + args.chunk], args.jobs).values():
             classes = classify(outcome, unexplained(outcome.differences))
             by_class.update(classes)
             for name in classes:
                 examples.setdefault(name, []).append(outcome.case.id)
+            if record:
+                record.write(json.dumps({"id": outcome.case.id, "classes": classes, "documents": outcome.case.documents,
+                                         "oracle_error": outcome.oracle_error, "llmc_error": outcome.llmc_error,
+                                         "differences": [str(d) for d in outcome.differences]}) + "\n")
+                record.flush()
         done = min(first + args.chunk, len(cases))
         print(f"{done}/{len(cases)} compared, {sum(by_class.values())} differences, {time.monotonic() - start:.0f} s",
               file=sys.stderr, flush=True)

@@ -3,7 +3,8 @@
 The oracle is `../shared/oracle/kserve-oracle` (see its README): KServe's unmodified `llmisvc`
 reconciler against a fake API client, run with `--converge`. Both sides get the same input file,
 in which every LLMInferenceService carries a `metadata.uid` (the oracle writes ownerReferences,
-llmc does with `--owner-references`), the same KServe presets and the same
+llmc does with `--owner-references`) and the CRD defaults the API server would apply (`admitted`),
+the same KServe presets and the same
 `inferenceservice-config` ConfigMap.
 
 The comparison is the oracle's own `compare.py`, imported from ../shared at test time (never copied
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import copy
 import importlib.util
 import io
 import os
@@ -122,14 +124,26 @@ class Outcome:
     oracle_note: str = ""  # the oracle's stderr on success (e.g. "every service is stopped")
 
 
-def with_uids(documents) -> list[dict]:
-    """The documents with a stable `metadata.uid` on every LLMInferenceService that has none."""
+def admitted(documents) -> list[dict]:
+    """The documents as the API server stores them: the CRD schemas' defaults applied to every
+    LLMInferenceService and LLMInferenceServiceConfig, and a stable `metadata.uid` on every service
+    that has none.
+
+    The oracle's fake client applies no CRD defaults to its inputs, but a cluster does before the
+    controller reads them (e.g. kvCacheOffloading.evictionPolicy "lru", scaling.wva.variantCost
+    "10.0"); llmc applies them itself, so this changes nothing on its side.
+    """
+    compare = _shared_module("compare")
     out = []
     for doc in documents:
-        if isinstance(doc, dict) and doc.get("kind") == "LLMInferenceService":
-            doc = {**doc, "metadata": dict(doc.get("metadata") or {})}
-            md = doc["metadata"]
-            md.setdefault("uid", str(uuid.uuid5(uuid.NAMESPACE_URL, f"llmc-oracle/{md.get('namespace', NAMESPACE)}/{md.get('name')}")))
+        if isinstance(doc, dict) and doc.get("kind") in ("LLMInferenceService", "LLMInferenceServiceConfig"):
+            group, version = compare.split_api(str(doc.get("apiVersion", "")))
+            schema = _crds().get((group, doc["kind"], version))
+            doc = compare.apply_defaults(copy.deepcopy(doc), schema) if schema else copy.deepcopy(doc)
+            if doc["kind"] == "LLMInferenceService":
+                md = doc.setdefault("metadata", {})
+                key = f"llmc-oracle/{md.get('namespace', NAMESPACE)}/{md.get('name')}"
+                md.setdefault("uid", str(uuid.uuid5(uuid.NAMESPACE_URL, key)))
         out.append(doc)
     return out
 
@@ -227,7 +241,7 @@ def run_cases(cases, jobs: int = 2) -> dict[str, Outcome]:
         for i, case in enumerate(cases):
             folder = Path(tmp) / f"{i:05d}"
             folder.mkdir()
-            docs = with_uids(case.documents)
+            docs = admitted(case.documents)
             input_file = folder / "input.yaml"
             _dump(docs, input_file)
             extra = environment(docs)

@@ -8,37 +8,76 @@ its fix lands: the strict xfails then fail and point at it.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from .harness import Difference, Outcome
+import yaml
+
+from .harness import Case, Difference, Outcome
 
 
 @dataclass(frozen=True)
 class Bug:
     name: str  # the class, as reports and xfail reasons name it
     issue: str
+    applies: Callable[[Case], bool]  # the input has the bug: its test is a strict xfail
     kind: str | None = None  # a difference on objects of this kind ...
     path: str | None = None  # ... at this path
     oracle: str | None = None
     llmc: str | None = None
     llmc_error: str | None = None  # or llmc rejected the input with a message matching this regex
+    oracle_error: str | None = None  # or the oracle did, with a message matching this one, and llmc rendered it
 
     def matches_difference(self, d: Difference) -> bool:
         return self.kind is not None and (d.kind, d.path) == (self.kind, self.path) \
             and self.oracle in (None, d.oracle) and self.llmc in (None, d.llmc)
 
     def matches_error(self, outcome: Outcome) -> bool:
-        return self.llmc_error is not None and outcome.oracle_error is None and outcome.llmc_error is not None \
-            and re.search(self.llmc_error, outcome.llmc_error) is not None
+        if self.llmc_error is not None and outcome.oracle_error is None and outcome.llmc_error is not None:
+            return re.search(self.llmc_error, outcome.llmc_error) is not None
+        if self.oracle_error is not None and outcome.llmc_error is None and outcome.oracle_error is not None:
+            return re.search(self.oracle_error, outcome.oracle_error) is not None
+        return False
 
 
+def _services(documents) -> list[dict]:
+    return [d.get("spec") or {} for d in documents if isinstance(d, dict) and d.get("kind") == "LLMInferenceService"]
+
+
+def _single_node_pd(case: Case) -> bool:
+    """A P/D service whose decode workload is single-node (no spec.worker) and whose prefill is single-node
+    too, or multi-node data parallel; over 1,000 generated services the oracle kept the Role only for the
+    others (spec.worker, or a pipeline-parallel prefill.worker)."""
+    def has(spec: dict) -> bool:
+        prefill = spec["prefill"] or {}
+        data_parallel = bool({"data", "dataLocal"} & set(prefill.get("parallelism") or {}))
+        return "worker" not in spec and ("worker" not in prefill or data_parallel)
+
+    return any("prefill" in spec and has(spec) for spec in _services(case.documents))
+
+
+def _ingress_without_gateway(case: Case) -> bool:
+    """An --isvc-config whose `ingress` has no ingressGateway (llmc fills it in from its defaults)."""
+    args = list(case.oracle_args)
+    if "--isvc-config" not in args:
+        return False
+    config = yaml.safe_load(Path(args[args.index("--isvc-config") + 1]).read_text()) or {}
+    return "ingressGateway" not in json.loads((config.get("data") or {}).get("ingress") or "{}")
+
+
+INGRESS_GATEWAY = "llmc accepts an inferenceservice-config ingress without ingressGateway, which the controller refuses"
 PD_RBAC = "single-node P/D renders the multi-node Role/RoleBinding the controller deletes"
 BUGS = (
     # reconcileMultiNodeMainRole keeps <name>-kserve-mn-role/-rb only when the main LeaderWorkerSet
     # carries a routing sidecar; without spec.worker there is none (issue 19).
-    Bug(PD_RBAC, "19", kind="Role", path="(object)", oracle="<absent>", llmc="present"),
-    Bug(PD_RBAC, "19", kind="RoleBinding", path="(object)", oracle="<absent>", llmc="present"),
+    Bug(PD_RBAC, "19", _single_node_pd, kind="Role", path="(object)", oracle="<absent>", llmc="present"),
+    Bug(PD_RBAC, "19", _single_node_pd, kind="RoleBinding", path="(object)", oracle="<absent>", llmc="present"),
+    # NewIngressConfig (pkg/apis/serving/v1beta1/configmap.go) refuses an ingress config without
+    # ingressGateway, so the controller reconciles nothing; llmc merges the keys given over its defaults.
+    Bug(INGRESS_GATEWAY, "19", _ingress_without_gateway, oracle_error="ingressGateway is required"),
 )
 
 
@@ -53,11 +92,10 @@ def classify(outcome: Outcome, unexplained: list[Difference]) -> dict[str, int]:
     """class -> count of the outcome's unexplained differences (a rejection on one side counts as one)."""
     out: dict[str, int] = {}
     errors = []
-    if outcome.oracle_error and not outcome.llmc_error:
-        errors.append("the oracle rejects what llmc renders")
-    elif outcome.llmc_error and not outcome.oracle_error:
+    if bool(outcome.oracle_error) != bool(outcome.llmc_error):
         bug = next((b for b in BUGS if b.matches_error(outcome)), None)
-        errors.append(bug.name if bug else "llmc rejects what the oracle renders")
+        generic = "the oracle rejects what llmc renders" if outcome.oracle_error else "llmc rejects what the oracle renders"
+        errors.append(bug.name if bug else generic)
     for name in errors:
         out[name] = out.get(name, 0) + 1
     for d in unexplained:
