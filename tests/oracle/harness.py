@@ -254,13 +254,14 @@ def run_cases(cases, jobs: int = 2) -> dict[str, Outcome]:
             future, input_file = futures[case.id]
             outcomes[case.id] = Outcome(case)
             code, out, err = run_llmc(llmc_args(case, input_file))
-            futures[case.id] = (future, (code, out, err))
+            futures[case.id] = (future, input_file, (code, out, err))
         for case in cases:
-            future, (code, llmc_out, llmc_err) = futures[case.id]
+            future, input_file, (code, llmc_out, llmc_err) = futures[case.id]
             outcome = outcomes[case.id]
-            if code:
-                outcome.llmc_error = f"exit {code}: {llmc_err.strip()}"
+            if code:  # messages name the input by its case, not by the temporary file
+                outcome.llmc_error = f"exit {code}: {llmc_err.strip()}".replace(str(input_file), case.id)
             ocode, oracle_out, oracle_err = future.result()
+            oracle_err = oracle_err.replace(str(input_file), case.id)
             if ocode:
                 outcome.oracle_error = f"exit {ocode}: {_oracle_message(oracle_err)}"
             else:
