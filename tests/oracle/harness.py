@@ -48,7 +48,13 @@ ORACLE_TIMEOUT = 300  # seconds for one oracle run; a healthy one takes a few
 NO_ORACLE = f"needs KServe's controller as an offline oracle at {ORACLE} (absent in this clone; see ../shared/oracle/README.md)"
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+    """Writes a value that occurs twice out twice: llmc refuses YAML anchors and aliases."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
 
 
 def available() -> bool:

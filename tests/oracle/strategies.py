@@ -5,7 +5,8 @@ construction, e.g. a worker only with data or pipeline parallelism, `data` and `
 together, route refs only with gateway refs. Where llmc and the controller then disagree, one of
 them is wrong.
 
-`generate(n)` draws n distinct inputs with a fixed seed, so the suite and the bench compare the
+The issue's further features (KV-cache tiers, tracing, LoRA adapters, HPA/KEDA scaling) are drawn
+rarely on top of these. `generate(n)` draws n distinct inputs with a fixed seed, so the suite and the bench compare the
 same services on every run (for a given hypothesis version, which pyproject.toml pins).
 """
 
@@ -159,6 +160,45 @@ def router(draw) -> tuple[dict | None, list[dict]]:
 
 
 @st.composite
+def features(draw, spec: dict) -> dict:
+    """Optional features, each drawn rarely: KV-cache tiers, tracing, LoRA adapters, HPA or KEDA scaling."""
+    out: dict = {}
+    if draw(st.integers(0, 5)) == 0:
+        tiers = draw(st.lists(st.sampled_from(({"fileSystem": {"emptyDir": {"size": "100Gi"}}},
+                                               {"fileSystem": {"pvc": {"ref": {"name": "kv-cache", "path": "q/"}}}})),
+                              max_size=2, unique_by=json.dumps))
+        out["kvCacheOffloading"] = {"cpu": draw(st.sampled_from(("1Gi", "10Gi"))), **({"secondary": tiers} if tiers else {})}
+    if draw(st.integers(0, 5)) == 0:
+        out["tracing"] = {}
+    if draw(st.integers(0, 5)) == 0:
+        out["model"] = {**spec["model"], "lora": {"adapters": [
+            {"name": f"adapter-{i}", "uri": "hf://edbeeching/opt-125m-lora"} for i in range(draw(st.integers(1, 2)))]}}
+    # Scaling replaces replicas, on the decode workload only (prefill would need the same actuator).
+    if "prefill" not in spec and "worker" not in spec and draw(st.integers(0, 5)) == 0:
+        bounds = {"minReplicas": 1, "maxReplicas": draw(st.integers(2, 8))}
+        if draw(st.booleans()):
+            out["scaling"] = {**bounds, "wva": {"hpa": {}}}
+        else:
+            out["scaling"] = {**bounds, "keda": {"triggers": [{"type": "prometheus", "metadata": {
+                "serverAddress": "http://prometheus.monitoring:9090", "query": "sum(vllm:num_requests_waiting)",
+                "threshold": "10"}}]}}
+    return out
+
+
+def _pipeline_config(name: str, prefill: bool) -> dict:
+    """A user config the controller selects for pipeline parallelism with a worker: KServe ships no such preset
+    (without it both sides refuse the service), so a cluster that serves one defines it, here in the
+    service's namespace."""
+    def run() -> dict:
+        return {"name": "main", "image": "vllm/vllm-openai:v0.11.0", "command": ["/bin/sh", "-c"],
+                "args": ["vllm serve /mnt/models --pipeline-parallel-size {{ .Spec.Parallelism.Pipeline }}"]}
+
+    workload = {"template": {"containers": [run()]}, "worker": {"containers": [run()]}}
+    return {"apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceServiceConfig",
+            "metadata": {"name": name}, "spec": {"prefill": workload} if prefill else workload}
+
+
+@st.composite
 def services(draw) -> list[dict]:
     """One LLMInferenceService (v1alpha2), and the documents it refers to, as a list of documents."""
     metadata: dict = {"name": draw(names())}
@@ -170,6 +210,13 @@ def services(draw) -> list[dict]:
     spec: dict = {"model": draw(model()), **draw(workload())}
     if draw(st.integers(0, 2)) == 0:
         spec["prefill"] = draw(workload())
+    spec.update(draw(features(spec)))
+    decode = "kserve-config-llm-decode-worker-pipeline-parallel" if "prefill" in spec else "kserve-config-llm-worker-pipeline-parallel"
+    extra_configs = [_pipeline_config(name, prefill) for name, prefill, workload_spec in
+                     ((decode, False, spec), ("kserve-config-llm-prefill-worker-pipeline-parallel", True, spec.get("prefill") or {}))
+                     if "worker" in workload_spec and "pipeline" in (workload_spec.get("parallelism") or {})]
+    if "scaling" in spec:
+        spec.pop("replicas", None)
     route, extra = draw(router())
     if route is not None:
         spec["router"] = route
@@ -180,7 +227,7 @@ def services(draw) -> list[dict]:
         spec["baseRefs"] = [{"name": n} for n in base_refs]
     service = {"apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService", "metadata": metadata,
                "spec": spec}
-    return [service, *extra]
+    return [service, *extra, *extra_configs]
 
 
 def generate(n: int, seed_value: int = 19) -> list[list[dict]]:
