@@ -48,15 +48,8 @@ def _services(documents) -> list[dict]:
 
 
 def _single_node_pd(case: Case) -> bool:
-    """A P/D service whose decode workload is single-node (no spec.worker) and whose prefill is single-node
-    too, or multi-node data parallel; over 1,000 generated services the oracle kept the Role only for the
-    others (spec.worker, or a pipeline-parallel prefill.worker)."""
-    def has(spec: dict) -> bool:
-        prefill = spec["prefill"] or {}
-        data_parallel = bool({"data", "dataLocal"} & set(prefill.get("parallelism") or {}))
-        return "worker" not in spec and ("worker" not in prefill or data_parallel)
-
-    return any("prefill" in spec and has(spec) for spec in _services(case.documents))
+    """A P/D service whose decode workload is single-node (no spec.worker), whatever its prefill is."""
+    return any("prefill" in spec and "worker" not in spec for spec in _services(case.documents))
 
 
 def _ingress_without_gateway(case: Case) -> bool:
