@@ -173,7 +173,7 @@ def build_request(config, sources, documents=(), skipped=None):
         docs = read_documents([config.kserve_config], sources)
         if len(docs) != 1:
             raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
-        settings = settings_from_configmap(docs[0].obj, docs[0].file, config.system_namespace)
+        settings = settings_from_configmap(docs[0].obj, docs[0].file, config.system_namespace, docs[0].locate)
         if isvc_inputs:
             from .isvc.config import IsvcConfig
 

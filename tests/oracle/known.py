@@ -8,13 +8,9 @@ its fix lands: the strict xfails then fail and point at it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-
-import yaml
 
 from .harness import Case, Difference, Outcome
 
@@ -47,30 +43,10 @@ def _services(documents) -> list[dict]:
     return [d.get("spec") or {} for d in documents if isinstance(d, dict) and d.get("kind") == "LLMInferenceService"]
 
 
-def _single_node_pd(case: Case) -> bool:
-    """A P/D service whose decode workload is single-node (no spec.worker), whatever its prefill is."""
-    return any("prefill" in spec and "worker" not in spec for spec in _services(case.documents))
-
-
-def _ingress_without_gateway(case: Case) -> bool:
-    """An --isvc-config whose `ingress` has no ingressGateway (llmc fills it in from its defaults)."""
-    args = list(case.oracle_args)
-    if "--isvc-config" not in args:
-        return False
-    config = yaml.safe_load(Path(args[args.index("--isvc-config") + 1]).read_text()) or {}
-    return "ingressGateway" not in json.loads((config.get("data") or {}).get("ingress") or "{}")
-
-
-INGRESS_GATEWAY = "llmc accepts an inferenceservice-config ingress without ingressGateway, which the controller refuses"
-PD_RBAC = "single-node P/D renders the multi-node Role/RoleBinding the controller deletes"
-BUGS = (
-    # reconcileMultiNodeMainRole keeps <name>-kserve-mn-role/-rb only when the main LeaderWorkerSet
-    # carries a routing sidecar; without spec.worker there is none (issue 19).
-    Bug(PD_RBAC, "19", _single_node_pd, kind="Role", path="(object)", oracle="<absent>", llmc="present"),
-    Bug(PD_RBAC, "19", _single_node_pd, kind="RoleBinding", path="(object)", oracle="<absent>", llmc="present"),
-    # NewIngressConfig (pkg/apis/serving/v1beta1/configmap.go) refuses an ingress config without
-    # ingressGateway, so the controller reconciles nothing; llmc merges the keys given over its defaults.
-    Bug(INGRESS_GATEWAY, "19", _ingress_without_gateway, oracle_error="ingressGateway is required"),
+BUGS: tuple[Bug, ...] = (
+    # none known: the single-node P/D Role/RoleBinding (reconcileMultiNodeMainServiceAccount) and the
+    # ingress config without ingressGateway (NewIngressConfig) were fixed; add a class here when the
+    # oracle finds a new one, and remove it with its fix
 )
 
 
