@@ -19,7 +19,7 @@ BAD = ROOT / "tests" / "data" / "bad"
 WEBHOOK_RULES = {
     "webhook-config-baserefs.yaml": "LLMInferenceServiceConfig validator: a config may not have baseRefs",
     "webhook-dra.yaml": "LLMInferenceService validator: the managed-DRA annotations (exp-dra-device-count)",
-    "webhook-parallelism.yaml": "LLMInferenceService validator: validateParallelism (data with dataLocal)",
+    "webhook-parallelism.yaml": "LLMInferenceService validator: pipeline and data parallelism together",
 }
 CASES = sorted(p.name for p in BAD.glob("schema-*.yaml")) + sorted(WEBHOOK_RULES)
 SERVING = "serving.kserve.io/"
