@@ -145,6 +145,14 @@ def build_request(config, sources, documents=(), skipped=None):
 
     if config.presets and config.preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
+    if config.validate:  # a version without schemas is a usage error of --kube-version, before any file
+        from .validate_output import parse_version
+
+        try:
+            parse_version(kube_version_text(config.kube_version) if config.kube_version else DEFAULT_KUBE_VERSION)
+        except LlmcError as err:
+            err.message = f"--validate --kube-version {config.kube_version}: {err.message}"
+            raise
     caps = capabilities(list(config.api_versions) or None, config.kube_version, complete=config.complete_api_versions)
     options = RenderOptions(
         owner_references=config.owner_references, dra_api=choose_dra_api(caps, config.dra_api), capabilities=caps,

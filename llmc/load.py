@@ -203,17 +203,24 @@ def relocate(err: LlmcError, doc: Document) -> LlmcError:
 
 
 def check_kind(doc: Document) -> None:
-    """Reject objects llmc does not read, with a hint for the near misses."""
+    """Reject objects llmc does not read, with a hint for the near misses: a kind in the wrong
+    version names the versions llmc reads it in; a misspelt kind gets a did-you-mean."""
+    import difflib
+
     key = (doc.api_version, doc.kind)
     if key in KNOWN_INPUT_KINDS:
         return
-    where = doc.locate(("apiVersion",)) if doc.api_version != "serving.kserve.io/v1alpha2" else doc.locate(("kind",))
-    known = ", ".join(f"{kind} ({api})" for api, kind in sorted(KNOWN_INPUT_KINDS))
-    raise LlmcError(
-        f"llmc does not read {doc.kind} objects of apiVersion {doc.api_version}",
-        where,
-        hint=f"llmc reads {known}",
-    )
+    versions = sorted(api for api, kind in KNOWN_INPUT_KINDS if kind == doc.kind)
+    close = difflib.get_close_matches(str(doc.kind), sorted({k for _, k in KNOWN_INPUT_KINDS}), n=1, cutoff=0.8)
+    if versions:
+        where, hint = doc.locate(("apiVersion",)), f"{doc.kind} is read as apiVersion {' or '.join(versions)}"
+    elif close:
+        where, hint = doc.locate(("kind",)), f"did you mean kind: {close[0]}?"
+    else:
+        known = ", ".join(f"{kind} ({api})" for api, kind in sorted(KNOWN_INPUT_KINDS))
+        where = doc.locate(("apiVersion",)) if doc.api_version != "serving.kserve.io/v1alpha2" else doc.locate(("kind",))
+        hint = f"llmc reads {known}"
+    raise LlmcError(f"llmc does not read {doc.kind} objects of apiVersion {doc.api_version}", where, hint=hint)
 
 
 # --------------------------------------------------------------------------- scalars

@@ -263,7 +263,9 @@ def admit_request(request: Request) -> Admission:
         return None
 
     errors += duplicate_inputs(request.inputs, request.namespace)
-    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs):
+    # no service at all is an error, unless a document that is not read explains it (a misspelt kind)
+    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs) \
+            and not any(_unread(d) for d in request.inputs):
         errors.append(LlmcError(
             "the input holds no LLMInferenceService or InferenceService: nothing to render",
             hint="check the files given; --allow-empty (allowEmpty, LLMC_ALLOW_EMPTY) renders nothing without an error",
@@ -416,6 +418,17 @@ def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
 
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
+def _unread(doc: Document) -> bool:
+    """A document llmc refuses to read (llmc.load.check_kind)."""
+    from .load import check_kind
+
+    try:
+        check_kind(doc)
+    except LlmcError:
+        return True
+    return False
 
 
 def _require_objects(doc: Document) -> None:
