@@ -258,7 +258,9 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
     from .krm import config_from_strings
 
     _refuse_unknown_keys(env)
-    values = {key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items() if ARGOCD_ENV_PREFIX + name in env}
+    values = _app_parameters(env.get("ARGOCD_APP_PARAMETERS", ""))
+    values.update({key: env[ARGOCD_ENV_PREFIX + name] for name, key in ARGOCD_KEYS.items()
+                   if ARGOCD_ENV_PREFIX + name in env})  # plugin.env wins over a UI parameter
     defaults = {"namespace": env.get("ARGOCD_APP_NAMESPACE", ""), "kubeVersion": env.get("KUBE_VERSION", ""),
                 "apiVersions": env.get("KUBE_API_VERSIONS", "")}
     complete = not values.get("apiVersions", "").strip() and bool(defaults["apiVersions"].strip())
@@ -267,6 +269,52 @@ def argocd_config(env: dict[str, str]) -> RenderConfig:
             values[key] = value
     config = config_from_strings(values, "Argo CD environment")
     return replace(config, complete_api_versions=True) if complete else config
+
+
+def argocd_parameters() -> list[dict[str, Any]]:
+    """The `spec.parameters.static` the plugin announces (docs/argocd/plugin.yaml): every LLMRender key."""
+    from .options import BY_KEY
+
+    out = []
+    for key, o in BY_KEY.items():
+        entry: dict[str, Any] = {"name": key, "title": key, "tooltip": o.help}
+        if o.kind == "list":
+            entry["collectionType"] = "array"
+        elif o.default not in (None, False):
+            entry["string"] = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
+        out.append(entry)
+    return out
+
+
+def _app_parameters(text: str) -> dict[str, str]:
+    """LLMRender keys from Argo CD's ARGOCD_APP_PARAMETERS (the Parameters tab): JSON `[{"name": ...,
+    "string": ...} or {"name": ..., "array": [...]}]`; an unknown name is an error, with a did-you-mean."""
+    import difflib
+
+    from .errors import LlmcError, Location
+    from .options import BY_KEY
+
+    if not text.strip():
+        return {}
+    where = Location("ARGOCD_APP_PARAMETERS")
+    try:
+        params = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LlmcError(f"ARGOCD_APP_PARAMETERS is not JSON: {err}", where, exit_code=2) from None
+    if not isinstance(params, list):
+        raise LlmcError("ARGOCD_APP_PARAMETERS must be a JSON list of parameters", where, exit_code=2)
+    values: dict[str, str] = {}
+    for param in params:
+        name = param.get("name") if isinstance(param, dict) else None
+        if name not in BY_KEY:
+            close = difflib.get_close_matches(str(name), BY_KEY, n=1)
+            raise LlmcError(f"unknown parameter {name!r}", where, exit_code=2,
+                            hint=f"did you mean {close[0]}?" if close else "known: " + ", ".join(BY_KEY))
+        if isinstance(param.get("array"), list):
+            values[name] = ",".join(str(v) for v in param["array"])
+        elif param.get("string") is not None:
+            values[name] = str(param["string"])
+    return values
 
 
 def _refuse_unknown_keys(env: dict[str, str]) -> None:

@@ -256,3 +256,36 @@ def test_the_docs_name_the_appproject_whitelist_for_every_cluster_scoped_kind_ge
     allowed = set(re.findall(r"- \{group: ([\w.]+), kind: (\w+)\}", text))
     cluster_scoped = {(d["apiVersion"].rpartition("/")[0], d["kind"]) for d in manifests(done.stdout) if d["kind"].startswith("Cluster")}
     assert cluster_scoped and cluster_scoped <= allowed
+
+
+# --------------------------------------------------------------------------- the Parameters tab
+
+
+def test_the_plugin_announces_every_option_as_a_parameter() -> None:
+    from llmc.gitops_cli import argocd_parameters
+    from llmc.options import BY_KEY
+
+    assert PLUGIN["spec"]["parameters"]["static"] == argocd_parameters()
+    assert [p["name"] for p in argocd_parameters()] == list(BY_KEY)
+
+
+def test_app_parameters_set_options_and_plugin_env_wins() -> None:
+    import json
+
+    params = json.dumps([{"name": "presetSet", "string": "kserve-v0.20"}, {"name": "apiVersions", "array": ["keda.sh/v1alpha1"]},
+                         {"name": "namespace", "string": "from-ui"}])
+    config = argocd_config({"ARGOCD_APP_PARAMETERS": params, "ARGOCD_ENV_LLMC_NAMESPACE": "from-env"})
+    assert (config.preset_set, config.api_versions, config.namespace) == ("kserve-v0.20", ("keda.sh/v1alpha1",), "from-env")
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[{"name": "presetset", "string": "x"}]', "did you mean presetSet?"),
+    ("{not json", "ARGOCD_APP_PARAMETERS is not JSON"),
+    ('{"name": "strict"}', "must be a JSON list"),
+])
+def test_bad_app_parameters_are_usage_errors(text: str, message: str) -> None:
+    from llmc.errors import LlmcError
+
+    with pytest.raises(LlmcError) as raised:
+        argocd_config({"ARGOCD_APP_PARAMETERS": text})
+    assert raised.value.exit_code == 2 and message in str(raised.value) + (raised.value.hint or "")
