@@ -198,7 +198,7 @@ def krm() -> None:
         api_version = envelope["apiVersion"]
         items = [d.obj for d in docs]
         fn_config = envelope.get("functionConfig")
-        config = parse_config(_plain(fn_config) if fn_config is not None else None)
+        config = parse_config(_plain(fn_config) if fn_config is not None else None, source="<stdin> functionConfig")
         policy = findings_policy(config)
         request, compiled = _compile(config, sources, item_documents(docs), confined=True)
     except ErrorList as errs:

@@ -95,7 +95,7 @@ def render_config(values: dict[str, Any]) -> RenderConfig:
     return RenderConfig(**out)
 
 
-def parse_config(obj: dict[str, Any] | None, doc: Document | None = None) -> RenderConfig:
+def parse_config(obj: dict[str, Any] | None, doc: Document | None = None, source: str = "") -> RenderConfig:
     """A RenderConfig from an `LLMRender` object or a ConfigMap carrying the same keys in `data`.
 
     `None` (no functionConfig) means the defaults. Unknown keys are errors: a
@@ -106,10 +106,10 @@ def parse_config(obj: dict[str, Any] | None, doc: Document | None = None) -> Ren
     kind, api = obj.get("kind"), obj.get("apiVersion")
     if kind == "ConfigMap" and api == "v1":
         data = obj.get("data") or {}
-        return _config(data, ("data",), doc, from_strings=True)
+        return _config(data, ("data",), doc, from_strings=True, source=source)
     if kind == CONFIG_KIND and api == CONFIG_API:
         fields = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
-        return _config(fields, (), doc, from_strings=False)
+        return _config(fields, (), doc, from_strings=False, source=source)
     raise LlmcError(
         f"llmc takes an {CONFIG_API} {CONFIG_KIND} or a v1 ConfigMap as its config, not {api} {kind}",
         _where(doc, ("kind",)),
@@ -125,9 +125,13 @@ def config_from_strings(values: dict[str, str], source: str) -> RenderConfig:
 def _config(values: dict[str, Any], prefix: tuple, doc: Document | None, *, from_strings: bool, source: str = "") -> RenderConfig:
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
-        where = _where(doc, (*prefix, key)) if doc else Location(source, path=key)
+        where = _where(doc, (*prefix, key)) if doc else Location(source or "<config>", path=".".join((*prefix, key)))
         if key not in FIELDS:
-            raise LlmcError(f"unknown llmc option {key!r}", where, hint=f"known options: {', '.join(FIELDS)}")
+            import difflib
+
+            close = difflib.get_close_matches(key, FIELDS, n=1)
+            raise LlmcError(f"unknown llmc option {key!r}", where,
+                            hint=f"did you mean {close[0]}?" if close else f"known options: {', '.join(FIELDS)}")
         name, kind = FIELDS[key]
         if from_strings and isinstance(value, str) and not value.strip():
             continue  # an empty value (an unset ARGOCD_ENV_ variable, an empty data key) means the default

@@ -273,3 +273,13 @@ def test_check_reads_stdin_once(tmp_path: Path) -> None:
     assert CliRunner().invoke(app, ["check", str(tmp_path / "svc.yaml")]).exit_code == 1
     good = CliRunner().invoke(app, ["check", "-"], input=(ROOT / "docs" / "examples" / "mistral-dra.yaml").read_text())
     assert good.exit_code == 0, good.stderr
+
+
+def test_a_misspelt_option_names_where_it_is_and_the_right_key() -> None:
+    config = dict(LLMRENDER, presetsett="kserve-master")
+    del config["presetSet"]
+    result, out = krm(resource_list([], config))
+    assert result.exit_code == 1
+    assert "error: <stdin> functionConfig: presetsett: unknown llmc option 'presetsett'" in result.stderr
+    assert "did you mean presetSet?" in result.stderr
+    assert out["results"][0]["severity"] == "error"
