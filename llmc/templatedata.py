@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from .errors import LlmcError
@@ -426,22 +427,21 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
 # well within Python's recursion limit.
 MAX_JSON_DEPTH = 100
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # "(?:[^"\\]|\\.)*" unrolled: the same strings
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def _json_depth(text: str) -> int:
-    """The deepest bracket nesting of JSON text (strings skipped), without recursion."""
+    """The deepest bracket nesting of JSON text (strings skipped), without recursion.
+
+    The regular expressions and `accumulate` do the scanning in C: strings are dropped
+    (a quote that opens no complete string is an ordinary character), then all but the brackets.
+    """
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return 0
-    depth = deepest = 0
-    for m in _BRACKETS.finditer(text):
-        c = m.group()
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
-    return deepest
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(0, max(accumulate(map(_STEP.__getitem__, brackets)), default=0))
 
 
 def go_json_error(text: str, err: json.JSONDecodeError) -> str:
