@@ -55,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
             folder = Path(tmp) / "services"
             gen.write(folder, count)
             size = sum(p.stat().st_size for p in folder.iterdir())
-            cmd = [*llmc_command(), "render", "-q", *(["-j", args.jobs] if args.jobs else []), "-f", str(folder)]
+            # 10,000 services write ~300 MB: over the default --max-output-bytes budget
+            cmd = [*llmc_command(), "render", "-q", *(["-j", args.jobs] if args.jobs else []),
+                   "--max-output-bytes", str(1 << 31), "-f", str(folder)]
             mb, seconds = peak_rss(cmd, env)
         verdict = f" (target < {TARGET_MB} MB: {'met' if mb < TARGET_MB else 'NOT met'})" if count >= 10000 else ""
         print(f"  {count:>6} services ({size / 1e6:5.1f} MB in)  peak RSS {mb:7.1f} MB  in {seconds:6.1f} s{verdict}"
