@@ -506,7 +506,7 @@ def _plan(schema: dict[str, Any]) -> _Plan:
 # again. In a batch most subtrees of the merged spec come from the presets and repeat in every
 # service. Only clean results are kept: a subtree with errors is walked again, for its paths.
 _CLEAN: set[tuple[int, bytes]] = set()
-_CLEAN_LIMIT = 4 << 20  # bytes of keys kept before starting afresh (memory stays flat)
+_CLEAN_LIMIT = 1 << 20  # bytes of keys kept before starting afresh (memory stays flat)
 _clean_bytes = 0
 # Which subtrees are looked up, by depth: near the root they hold the service's own values and
 # differ every time (marshalling them costs more than it saves); below 16 they are small.

@@ -443,7 +443,7 @@ def _string_plan(literal: str) -> tuple[Tree, tuple[tuple[str, ...], ...] | None
 
 _TYPES_SEEN: dict[int, Any] = {}  # the Go types a key names by id, kept alive so that no id is reused
 _OUTPUTS: dict[tuple, Any] = {}  # (literal, chain values) -> gotemplate.exec.Counted
-_OUTPUTS_LIMIT = 4 << 20  # characters of remembered output and keys before starting afresh
+_OUTPUTS_LIMIT = 1 << 20  # characters of remembered output and keys before starting afresh
 _outputs_size = 0
 
 
