@@ -38,6 +38,13 @@ class Request:
     admitted_presets: list[StoredConfig] = field(default_factory=list)
     # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
     require_services: bool = False
+    # the input's documents llmc does not render away (krm.partition), in kind order: the commands write
+    # them unchanged before the rendered objects (`passthrough_objects`); `run` checks none is defined
+    # twice or rendered too
+    passthrough: list[Document] = field(default_factory=list)
+
+    def passthrough_objects(self) -> list[dict[str, Any]]:
+        return [d.obj for d in self.passthrough]
 
 
 @record
@@ -165,6 +172,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         isvc_docs = admission.isvc_docs
         failed = []
         owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+        errors += owners.give(request.passthrough)
         by_order = {p.order: p for p in admission.services}
         stream = rendered_services(admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
@@ -323,12 +331,13 @@ def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
 
 
 def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
-    """The cluster inventory given with -f; None (nothing can be checked) when none was given."""
+    """What the input's Gateways, HTTPRoutes and Services tell about the cluster: they exist, next to
+    others llmc cannot know of (not `complete`); None (nothing can be checked) when none was given."""
     if not state:
         return None
     from .render.router import Cluster
 
-    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
+    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}), complete=False)
 
 
 DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})

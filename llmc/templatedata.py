@@ -7,7 +7,7 @@ named `config` (missingkey=error) on
 
 so templates address Go field names: `.ObjectMeta.Name` (or the promoted `.Name`),
 `.Spec.Parallelism.Tensor`, `.Spec.Template` (a `*v1.PodSpec`), `.GlobalConfig.EnableTLS`...
-(reference 01 §4.1). This module describes those Go types for the template engine.
+(`ReplaceVariables`, llmisvc/config_merge.go). This module describes those Go types for the template engine.
 
 The spec and ObjectMeta types come from `llmc.gotypes` (KServe's Go types, with the
 Kubernetes, Gateway API and InferencePool types they embed), so a field that does not
@@ -20,7 +20,7 @@ the special types (Quantity, apis.URL, IntOrString, RawExtension, Time).
 from __future__ import annotations
 
 import json
-import marshal
+from marshal import dumps as marshal_dumps
 import re
 from functools import lru_cache
 from itertools import accumulate
@@ -32,8 +32,8 @@ from .gotemplate.exec import execute_counted, field_chain
 from .gotemplate.nodes import (ActionNode, BoolNode, BranchNode, CommandNode, CommentNode, FieldNode, IdentifierNode,
                               ListNode, NilNode, Node, NumberNode, PipeNode, StringNode, TextNode)
 from .gotemplate.parse import Tree, parse_templates
-from .gotemplate.kserve import escape_json_text, kserve_funcs
-from .gotemplate.values import (
+from .gotemplate.kserve import kserve_funcs
+from .go.reflect import (
     ANY,
     BASIC,
     BOOL,
@@ -50,9 +50,11 @@ from .gotemplate.values import (
     slice_of,
 )
 from . import gotypes
-from .gourl import URLError
+from .go.json import marshal
+from .go.strconv import quote
+from .go.url import URLError
 from .jsoncopy import copy_json
-from .gourl import parse as parse_url
+from .go.url import parse as parse_url
 from .quantity import canonical_quantity, quantity_value
 from .record import replace
 
@@ -193,7 +195,7 @@ INTSTR.stringer_ptr = True
 
 
 def _raw_payload(raw: Any) -> dict[str, Any]:
-    return {"Raw": None if raw is None else list(go_json_marshal(raw).encode()), "Object": None}
+    return {"Raw": None if raw is None else list(marshal(raw, sort_keys=False).encode()), "Object": None}
 
 
 RAW_EXTENSION = _struct("runtime.RawExtension", _fields("""
@@ -448,14 +450,14 @@ _outputs_size = 0
 
 
 def _value_key(v: Value | None) -> Any:
-    """A Value as data: its type, addressability and payload (marshal raises ValueError for other payloads)."""
+    """A Value as data: its type, addressability and payload (marshal_dumps raises ValueError for other payloads)."""
     if v is None:
         return None
     _TYPES_SEEN.setdefault(id(v.t), v.t)
     x = v.x
     if isinstance(x, Value):
         return (id(v.t), v.addr, _value_key(x))
-    return (id(v.t), v.addr, marshal.dumps(x))
+    return (id(v.t), v.addr, marshal_dumps(x))
 
 
 def _chains_key(literal: str, chains: tuple[tuple[str, ...], ...], data: Value, seen: dict) -> tuple | None:
@@ -508,7 +510,7 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
             except TemplateExecError:
                 return None
             if key is not None:
-                _outputs_size += len(done.text) + len(marshal.dumps(key))
+                _outputs_size += len(done.text) + len(marshal_dumps(key))
                 if _outputs_size > _OUTPUTS_LIMIT:
                     _OUTPUTS.clear()
                     _outputs_size = 0
@@ -522,11 +524,6 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
     return "".join(out)
 
 
-def go_json_marshal(obj: Any) -> str:
-    """encoding/json.Marshal of decoded JSON: compact, keys in the given order, <>& and U+2028/9 escaped."""
-    return escape_json_text(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
-
-
 def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any]) -> dict[str, Any]:
     """ReplaceVariables: execute the JSON text of `config` as a Go template on the service's data.
 
@@ -534,7 +531,7 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     Go field order; `global_config` is keyed by templateGlobalConfig's Go field names.
     Raises LlmcError with the controller's messages.
     """
-    text = go_json_marshal(config)
+    text = marshal(config, sort_keys=False)
     if "{{" not in text:
         return copy_json(config)
     data = template_data(service, global_config)
@@ -591,8 +588,7 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     pos = err.pos
     if pos >= len(text) or err.msg.startswith("Unterminated string"):
         return "unexpected end of JSON input"
-    ch = text[pos]
-    shown = "'\\''" if ch == "'" else ("'\"'" if ch == '"' else "'" + json.dumps(ch, ensure_ascii=False)[1:-1] + "'")
+    shown = _quote_char(text[pos])
     msg = err.msg
     if msg.startswith("Expecting ',' delimiter") or msg.startswith("Expecting property name"):
         context = "after object key:value pair" if _in_object(text, pos) else "after array element"
@@ -608,6 +604,13 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     if msg.startswith("Invalid \\escape"):
         return f"invalid character {shown} in string escape code"
     return f"invalid character {shown} looking for beginning of value"
+
+
+def _quote_char(ch: str) -> str:
+    """encoding/json's quoteChar: the offending character as a quoted Go rune (`'\\x01'`, `'é'`, `'\\''`)."""
+    if ch in "'\"":
+        return "'\\''" if ch == "'" else "'\"'"
+    return "'" + quote(ch)[1:-1] + "'"
 
 
 def _in_object(text: str, pos: int) -> bool:
