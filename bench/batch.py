@@ -12,13 +12,14 @@ runs rounds of, in rotating order:
   llmc wrote (read back with CSafeLoader): the floor, PyYAML's C emitter writing
   the same objects with no compiling at all
 
-and prints the medians and each one's ratio to the floor. Target (issue #8):
-llmc render <= 2x the floor.
+and prints the medians and each one's ratio to the floor (also per round, and the load). Target (issue 18):
+llmc render -j 1 <= 1.25x the floor.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -32,7 +33,7 @@ import yaml
 import gen
 from common import child_env, interleaved, llmc_command, report, show
 
-TARGET = 2.0
+TARGET = 1.25  # issue 18, at -j 1
 
 
 def floor(objs: list[dict]) -> float:
@@ -80,7 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     base_median = statistics.median(times["C-dumper floor"])
     for name in contenders:
         if name != "C-dumper floor":
-            print(f"{name} / floor = {statistics.median(times[name]) / base_median:.2f} (target <= {TARGET})")
+            rounds = [t / f for t, f in zip(times[name], times["C-dumper floor"])]
+            print(f"{name} / floor = {statistics.median(times[name]) / base_median:.2f} (target <= {TARGET}; "
+                  f"per round {min(rounds):.2f}-{max(rounds):.2f})")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return 0
 
 

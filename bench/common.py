@@ -90,7 +90,8 @@ def report(times: dict[str, list[float]], baseline: str, commands: dict[str, str
     for name, samples in times.items():
         med = statistics.median(samples)
         q = statistics.quantiles(samples, n=4) if len(samples) >= 4 else [min(samples), med, max(samples)]
-        print(f"  {name:<{width}}  median {med * 1000:9.1f} ms  (IQR {q[0] * 1000:.1f}-{q[2] * 1000:.1f})"
+        print(f"  {name:<{width}}  median {med * 1000:9.1f} ms  (IQR {q[0] * 1000:.1f}-{q[2] * 1000:.1f}, "
+              f"min-max {min(samples) * 1000:.1f}-{max(samples) * 1000:.1f})"
               f"  x{med / base:5.2f} of {baseline}   $ {commands[name]}")
 
 

@@ -20,13 +20,17 @@ the special types (Quantity, apis.URL, IntOrString, RawExtension, Time).
 from __future__ import annotations
 
 import json
+from marshal import dumps as marshal_dumps
 import re
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from .errors import LlmcError
-from .gotemplate import Template, TemplateExecError, TemplateParseError, parse
-from .gotemplate.nodes import ListNode, Node, TextNode
+from .gotemplate import Limits, Template, TemplateExecError, TemplateParseError, parse
+from .gotemplate.exec import execute_counted, field_chain
+from .gotemplate.nodes import (ActionNode, BoolNode, BranchNode, CommandNode, CommentNode, FieldNode, IdentifierNode,
+                              ListNode, NilNode, Node, NumberNode, PipeNode, StringNode, TextNode)
 from .gotemplate.parse import Tree, parse_templates
 from .gotemplate.kserve import kserve_funcs
 from .go.reflect import (
@@ -353,27 +357,171 @@ def _string_bounds(text: str, inside: int) -> tuple[int, int]:
     return start, end
 
 
-def spliced_config(text: str) -> Template | None:
-    """`compile_config(text)` from cached per-string parses, or None when the whole text must be parsed."""
-    nodes: list[Node] = []
+def _spliced_pieces(text: str) -> list[str | tuple[str, tuple[Node, ...]]] | None:
+    """The text as JSON between templated strings (str) and (literal, its nodes), or None (parse it whole)."""
+    pieces: list[str | tuple[str, tuple[Node, ...]]] = []
     done = 0
     found = text.find("{{")
     while found >= 0:
         start, end = _string_bounds(text, found)
         if start < 0 or end < 0:  # not JSON text
             return None
-        parsed = _string_nodes(text[start : end + 1])
+        literal = text[start : end + 1]
+        parsed = _string_nodes(literal)
         if parsed is None:
             return None
         if start > done:
-            nodes.append(TextNode(done, text[done:start]))
-        nodes.extend(parsed)
+            pieces.append(text[done:start])
+        pieces.append((literal, parsed))
         done = end + 1
         found = text.find("{{", done)
     if done < len(text):
-        nodes.append(TextNode(done, text[done:]))
+        pieces.append(text[done:])
+    return pieces
+
+
+def spliced_config(text: str) -> Template | None:
+    """`compile_config(text)` from cached per-string parses, or None when the whole text must be parsed."""
+    pieces = _spliced_pieces(text)
+    if pieces is None:
+        return None
+    nodes: list[Node] = []
+    pos = 0
+    for piece in pieces:
+        if isinstance(piece, str):
+            nodes.append(TextNode(pos, piece))
+            pos += len(piece)
+        else:
+            nodes.extend(piece[1])
+            pos += len(piece[0])
     tree = Tree("config", "config", text, ListNode(0, nodes))
     return replace(_empty_config(), trees={"config": tree})
+
+
+# -- executing the spliced strings, remembered by what they read -----------------------
+#
+# Executing the spliced template is executing its strings one after the other (each parses
+# alone, so none reads another's variables). A string whose actions reach the data only
+# through field chains from the root (`.ObjectMeta.Name`, `.GlobalConfig.EnableTLS`: no `$`,
+# no variables, no `with`/`range`/`template`, dot never changes) writes the same text for the
+# same values of those chains, so its output is remembered by (string, each chain's value).
+# Most preset strings read only GlobalConfig, the namespace or the model name. The budgets of
+# `Limits` count over the whole text: each string's are remembered too, and a text over a
+# budget is executed whole, for Go's error. So is a text with an execution error.
+
+
+def _field_chains(nodes: tuple[Node, ...]) -> tuple[tuple[str, ...], ...] | None:
+    """The field chains the nodes read, in order of first use, or None when they read data otherwise."""
+    chains: dict[tuple[str, ...], None] = {}
+
+    def ok(node: Node | None) -> bool:
+        if node is None or isinstance(node, (TextNode, CommentNode, IdentifierNode, StringNode, NumberNode,
+                                             BoolNode, NilNode)):
+            return True
+        if isinstance(node, FieldNode):
+            chains[tuple(node.ident)] = None
+            return True
+        if isinstance(node, ActionNode):
+            return ok(node.pipe)
+        if isinstance(node, PipeNode):
+            return not node.decl and all(map(ok, node.cmds))
+        if isinstance(node, CommandNode):
+            return all(map(ok, node.args))
+        if isinstance(node, ListNode):
+            return all(map(ok, node.nodes))
+        if isinstance(node, BranchNode):
+            return node.keyword == "if" and ok(node.pipe) and ok(node.list) and ok(node.else_list)
+        return False  # dot, variables, chains on pipelines, with, range, template, break, continue
+
+    return tuple(chains) if all(map(ok, nodes)) else None
+
+
+@lru_cache(maxsize=4096)
+def _string_plan(literal: str) -> tuple[Tree, tuple[tuple[str, ...], ...] | None]:
+    nodes = _string_nodes(literal)
+    assert nodes is not None  # only literals _spliced_pieces found parsing alone
+    return Tree("config", "config", literal, ListNode(0, list(nodes))), _field_chains(nodes)
+
+
+_TYPES_SEEN: dict[int, Any] = {}  # the Go types a key names by id, kept alive so that no id is reused
+_OUTPUTS: dict[tuple, Any] = {}  # (literal, chain values) -> gotemplate.exec.Counted
+_OUTPUTS_LIMIT = 1 << 20  # characters of remembered output and keys before starting afresh
+_outputs_size = 0
+
+
+def _value_key(v: Value | None) -> Any:
+    """A Value as data: its type, addressability and payload (marshal_dumps raises ValueError for other payloads)."""
+    if v is None:
+        return None
+    _TYPES_SEEN.setdefault(id(v.t), v.t)
+    x = v.x
+    if isinstance(x, Value):
+        return (id(v.t), v.addr, _value_key(x))
+    return (id(v.t), v.addr, marshal_dumps(x))
+
+
+def _chains_key(literal: str, chains: tuple[tuple[str, ...], ...], data: Value, seen: dict) -> tuple | None:
+    """(literal, what each chain reads) or None when a value cannot be keyed; `seen` holds the chains
+    already read of this `data` (the strings of one config read the same few)."""
+    key: list[Any] = [literal]
+    for ident in chains:
+        part = seen.get(ident)
+        if part is None:
+            try:
+                plain, value = field_chain(data, list(ident), _all_funcs(), "error")
+                part = (plain, _value_key(value))
+            except TemplateExecError as e:
+                part = ("error", e.message)  # the same data fails the same way
+            except (ValueError, RecursionError):
+                part = False
+            seen[ident] = part
+        if part is False:
+            return None
+        key.append(part)
+    return tuple(key)
+
+
+@lru_cache(maxsize=1)
+def _all_funcs() -> dict[str, Any]:
+    return dict(_empty_config().funcs)
+
+
+def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Value) -> str | None:
+    """The spliced text's output, its strings' from the cache where they read the same; None on an
+    error or a budget exceeded (the caller executes the whole text, for Go's message)."""
+    global _outputs_size
+    limits = Limits()
+    seen: dict[tuple[str, ...], Any] = {}
+    out: list[str] = []
+    out_bytes = calls = work = 0
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            out_bytes += len(piece)
+            work += len(piece)
+            continue
+        literal = piece[0]
+        tree, chains = _string_plan(literal)
+        key = _chains_key(literal, chains, data, seen) if chains is not None else None
+        done = _OUTPUTS.get(key) if key is not None else None
+        if done is None:
+            try:
+                done = execute_counted(tree, _all_funcs(), data, "error", limits)
+            except TemplateExecError:
+                return None
+            if key is not None:
+                _outputs_size += len(done.text) + len(marshal_dumps(key))
+                if _outputs_size > _OUTPUTS_LIMIT:
+                    _OUTPUTS.clear()
+                    _outputs_size = 0
+                _OUTPUTS[key] = done
+        out.append(done.text)
+        out_bytes += done.out_bytes
+        calls += done.calls
+        work += done.work
+    if out_bytes > limits.output_bytes or calls > limits.calls or work > limits.work_bytes:
+        return None
+    return "".join(out)
 
 
 def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any]) -> dict[str, Any]:
@@ -387,14 +535,9 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     if "{{" not in text:
         return copy_json(config)
     data = template_data(service, global_config)
-    out = None
-    spliced = spliced_config(text)
-    if spliced is not None:
-        try:
-            out = spliced.execute(data)
-        except TemplateExecError:
-            pass  # again on the whole text, for the error's position
-    if out is None:
+    pieces = _spliced_pieces(text)
+    out = _execute_pieces(pieces, data) if pieces is not None else None
+    if out is None:  # the whole text, for Go's message and position
         try:
             tmpl = compile_config(text)
         except TemplateParseError as e:
@@ -423,22 +566,21 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
 # well within Python's recursion limit.
 MAX_JSON_DEPTH = 100
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # "(?:[^"\\]|\\.)*" unrolled: the same strings
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def _json_depth(text: str) -> int:
-    """The deepest bracket nesting of JSON text (strings skipped), without recursion."""
+    """The deepest bracket nesting of JSON text (strings skipped), without recursion.
+
+    The regular expressions and `accumulate` do the scanning in C: strings are dropped
+    (a quote that opens no complete string is an ordinary character), then all but the brackets.
+    """
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return 0
-    depth = deepest = 0
-    for m in _BRACKETS.finditer(text):
-        c = m.group()
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
-    return deepest
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(0, max(accumulate(map(_STEP.__getitem__, brackets)), default=0))
 
 
 def go_json_error(text: str, err: json.JSONDecodeError) -> str:

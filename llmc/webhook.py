@@ -178,19 +178,20 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
     `spec.model.name` becomes `metadata.name` when unset or empty; the label
     `serving.kserve.io/routing-group` mirrors `spec.router.route.group` (removed
     when there is no group); pod specs without `containers` get `containers: []`.
+    Only the mappings it changes are copied: the rest is shared with `obj` (both
+    callers validate or marshal the result, and `obj` is theirs).
     """
-    out = copy_json(obj)
-    metadata = out.setdefault("metadata", {})
-    spec = out.setdefault("spec", {})
+    out = dict(obj)
+    metadata = out["metadata"] = dict(out.get("metadata", {}))
+    spec = out["spec"] = dict(out.get("spec", {}))
     model = spec.get("model")
-    if not isinstance(model, dict):
-        model = spec["model"] = {}
+    model = spec["model"] = dict(model) if isinstance(model, dict) else {}
     if not model.get("name"):
         model["name"] = _name(out)
     # the webhook's patch is the whole Go object: `uri` (apis.URL, no omitempty) marshals as ""
     # when unset, so a model taken from baseRefs passes the CRD's `required: [uri]`
     model.setdefault("uri", "")
-    labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
+    labels = dict(metadata["labels"]) if isinstance(metadata.get("labels"), dict) else {}
     route = _obj(_obj(spec, "router"), "route")
     if route is not None and route.get("group") is not None:
         labels[ROUTING_GROUP_LABEL] = route["group"]
@@ -205,7 +206,11 @@ def default_service(obj: dict[str, Any]) -> dict[str, Any]:
         for key in slot:
             pod = _obj(pod, key)
         if pod is not None and pod.get("containers") is None:
-            pod["containers"] = []
+            parent = spec
+            for key in slot:
+                parent[key] = dict(parent[key])
+                parent = parent[key]
+            parent["containers"] = []
     return out
 
 

@@ -358,3 +358,31 @@ def test_port_name_messages(name: str, messages: list[str]) -> None:
            "spec": {"selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels}, "spec": pod}}}
     path = ("spec", "template", "spec", "containers", 0, "ports", 0, "name")
     assert object_errors(obj, None) == sorted((path, f"Invalid value: {json.dumps(name)}: {m}") for m in messages)
+
+
+# --------------------------------------------------------------------------- the object size bound
+
+_WORST = [False, True, None, "\x01" * 50, '"\\' * 20, "é€𝄞\udc80", 0, -2**31, 2**100, -1.2345678901234567e-308,
+          {}, [], {"k": False}, [None, [False]], "", float("inf")]
+
+
+@pytest.mark.parametrize("value", _WORST, ids=repr)
+def test_the_marshal_bound_is_above_the_json_size(value):
+    from llmc.validate_output import _JSON_PER_MARSHAL_BYTE
+    import marshal
+
+    for obj in (value, [value] * 7, {"a": value, "b": [value, {"c": value}]}):
+        exact = len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+        assert exact <= len(marshal.dumps(obj, 2)) * _JSON_PER_MARSHAL_BYTE
+
+
+def test_an_object_over_the_limit_is_reported_with_its_exact_size():
+    from llmc.validate_output import OBJECT_BYTES_LIMIT, object_errors
+
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "big", "namespace": "ns"},
+           "data": {"a": "x" * OBJECT_BYTES_LIMIT}}
+    exact = len(json.dumps(obj, separators=(",", ":")))
+    assert [m for _, m in object_errors(obj, None) if "bytes of JSON" in m] == [
+        f"Too long: the object is {exact} bytes of JSON; etcd stores at most {OBJECT_BYTES_LIMIT} (1.5 MiB) per object"]
+    obj["data"]["a"] = "x" * (OBJECT_BYTES_LIMIT // 7)  # within the bound's reach: no error
+    assert not [m for _, m in object_errors(obj, None) if "bytes of JSON" in m]

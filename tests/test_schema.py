@@ -521,3 +521,35 @@ def test_validation_is_fast(upstream):
     for _ in range(50):
         schema.validate(doc)
     assert (time.perf_counter() - start) / 50 < 0.01
+
+
+# --------------------------------------------------------------------------- the clean-subtree cache
+
+
+def _deep(port) -> dict:
+    """A service whose deep subtree (spec.template.containers[0].ports[0], depth 6) is looked up in the cache."""
+    container = {"name": "main", "ports": [{"containerPort": port, "protocol": "TCP"}]}
+    return service(model(template={"containers": [container]}))
+
+
+def test_a_subtree_seen_clean_is_checked_again_when_it_changes():
+    schema._CLEAN.clear()
+    assert errors_of(_deep(8000)) == []
+    assert any(key[1] for key in schema._CLEAN)  # the clean subtrees were remembered
+    bad = errors_of(_deep("8000x"))
+    assert bad and "containerPort" in bad[0]
+    assert errors_of(_deep(8000)) == []
+
+
+def test_a_subtree_with_errors_reports_them_every_time():
+    schema._CLEAN.clear()
+    first = errors_of(_deep(True))
+    assert first and errors_of(_deep(True)) == first
+
+
+def test_the_cache_gives_the_errors_of_the_plain_walk(monkeypatch):
+    objs = [_deep(p) for p in (8000, "x", True, 1.5, 8000, None, "x")]
+    objs.append(service(model(template={"containers": [{"name": "m", "bogus": 1, "ports": [{"containerPort": 1}]}]})))
+    cached = [errors_of(o) for o in objs]
+    monkeypatch.setattr(schema, "_CACHE_DEPTH", 0)
+    assert [errors_of(o) for o in objs] == cached

@@ -1,4 +1,5 @@
-"""The per-string template cache (templatedata.spliced_config) gives the whole-text parse's output and errors."""
+"""The per-string template caches (templatedata: parses per string, outputs per string and the values it reads)
+give the whole-text parse's output and errors."""
 
 from __future__ import annotations
 
@@ -30,22 +31,28 @@ SNIPPETS = [
     "{{ break }}", "{{ ChildName .Name `-kserve` }}", "{{ .GlobalConfig.SystemNamespace }}", "\u2028{{.Name}}",
     "<&>{{.Name}}", "{{ 1 }}{{", "}}{{ .Name", "{{ len .Name }}", "\\{{ .Name }}", '"{{ .Name }}"', "\\",
     "{{ .Spec.Model.Name | printf `%q` }}", "{{ index .Labels `x` }}", "{{ (", "{{ nil }}",
-    "{{ template `config` }}", "{{ .Spec.Parallelism.Tensor }}",
+    "{{ template `config` }}", "{{ .Spec.Parallelism.Tensor }}", "{{ .Spec.Template }}", "{{ .Spec.Replicas }}",
+    "{{ if and .Spec.Prefill .Spec.Prefill.Replicas }}p{{ end }}", "{{ .Spec.Model.URI.String }}", "{{ .Spec.Model.URI }}",
+    "{{ with .Spec.Model }}{{ .Name }}{{ end }}", "{{ printf `%v` .Labels }}", "{{ .Name.Foo }}", "{{ .Spec.Model.Name 1 }}",
+    "{{ or .Spec.Parallelism.Data 1 }}", "{{ shutdownTimeout .Spec.Template 15 }}", "{{ .GlobalConfig.EnableTLS }}",
 ]
+SERVICES = [SERVICE, {**SERVICE, "metadata": {"name": "other", "namespace": "team", "labels": {"x": "1"}}},
+            {**SERVICE, "spec": {**SERVICE["spec"], "replicas": 3, "prefill": {"replicas": 1},
+                                 "model": {"uri": "pvc://claim/m", "name": "org/model"}}}]
 strings = st.lists(st.one_of(st.sampled_from(SNIPPETS), st.text(alphabet='{}"\\ -$.`aN', max_size=6)),
                    min_size=1, max_size=3).map("".join)
 
 
-def _outcome(config: dict) -> tuple[str, object]:
+def _outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
     try:
-        return "ok", render_config(config, SERVICE, GLOBAL)
+        return "ok", render_config(config, service, GLOBAL)
     except LlmcError as err:
         return "error", (err.message, err.hint)
 
 
-def _whole_text_outcome(config: dict) -> tuple[str, object]:
-    with patch("llmc.templatedata.spliced_config", return_value=None):
-        return _outcome(config)
+def _whole_text_outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
+    with patch("llmc.templatedata._spliced_pieces", return_value=None):
+        return _outcome(config, service)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -56,7 +63,27 @@ def test_spliced_parse_matches_whole_text(values: list[str], keys: list[str]) ->
         "spec": {"template": {"containers": [{"name": "main", "args": values}]},
                  "labels": {key: "v" for key in keys}},
     }
+    for service in SERVICES + SERVICES:  # the second round finds the outputs remembered
+        assert _outcome(config, service) == _whole_text_outcome(config, service)
+
+
+def test_outputs_are_remembered_by_the_values_read() -> None:
+    from llmc import templatedata
+
+    templatedata._OUTPUTS.clear()
+    config = {"spec": {"a": "{{ .GlobalConfig.SystemNamespace }}", "b": "{{ .Spec.Replicas }}"}}
+    assert _outcome(config, SERVICES[0])[1]["spec"] == {"a": "kserve", "b": "2"}
+    assert _outcome(config, SERVICES[2])[1]["spec"] == {"a": "kserve", "b": "3"}
+    assert len(templatedata._OUTPUTS) == 3  # "a" once, "b" for replicas 2 and 3
+
+
+def test_a_budget_over_the_whole_text_is_reported_as_without_the_cache() -> None:
+    from llmc.gotemplate.exec import MAX_OUTPUT_BYTES
+
+    config = {"spec": {"a": ["{{ printf `%01200000d` 1 }}"] * 3}}  # each string within the budget, all three not
+    assert 1200000 < MAX_OUTPUT_BYTES < 3 * 1200000
     assert _outcome(config) == _whole_text_outcome(config)
+    assert _outcome(config)[0] == "error"
 
 
 def test_preset_strings_take_the_spliced_path() -> None:

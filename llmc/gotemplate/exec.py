@@ -704,3 +704,49 @@ def execute(trees: dict[str, Tree], name: str, funcs: dict[str, Func], data: Val
         sys.setrecursionlimit(old_limit)
     return "".join(sh.out)
 
+
+
+@record
+class Counted:
+    """What one execution wrote and the budgets it used (`Limits` count over a whole template)."""
+
+    text: str
+    out_bytes: int
+    calls: int
+    work: int
+
+
+def execute_counted(tree: Tree, funcs: dict[str, Func], data: Value | None, missingkey: str,
+                    limits: Limits = Limits()) -> Counted:
+    """`execute` of one tree, returning the budgets it used too (for llmc.templatedata's cache)."""
+    sh = _Shared({tree.name: tree}, funcs, missingkey, limits)
+    state = _State(sh, tree, 0, data)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 40 * limits.template_depth + 2000))
+    try:
+        state.walk(data, tree.root)
+    except _Fail as fail:
+        raise TemplateExecError(fail.message) from None
+    except RecursionError:
+        raise TemplateExecError(f"template: {tree.name}: llmc limit: template nesting too deep") from None
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if sh.iterations:
+        raise TemplateExecError("internal error: a counted execution ranged")  # callers exclude range
+    return Counted("".join(sh.out), sh.out_bytes, sh.calls, sh.work)
+
+
+def field_chain(data: Value | None, ident: list[str], funcs: dict[str, Func], missingkey: str) -> tuple[bool, Value | None]:
+    """What the action `.A.B.C` reads of `data`: (True, its value), or (False, the receiver) when C is
+    a method (its result depends on the arguments too). Raises TemplateExecError where evaluating fails."""
+    state = _State(_Shared({}, funcs, missingkey, Limits()), Tree("chain", "chain", ""), 0, data)
+    node = FieldNode(0, list(ident))
+    try:
+        receiver = data
+        for name in ident[:-1]:
+            receiver = state.eval_field(data, name, node, None, MISSING, receiver)
+        if receiver is not None and state.find_method(indirect(receiver)[0], ident[-1]) is not None:
+            return False, receiver
+        return True, state.eval_field(data, ident[-1], node, None, MISSING, receiver)
+    except _Fail as fail:
+        raise TemplateExecError(fail.message) from None

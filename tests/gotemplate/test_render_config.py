@@ -89,3 +89,35 @@ def test_spec_is_the_services_own(upstream: Path) -> None:
     svc = SERVICES["minimal"]
     config = {"metadata": svc["metadata"], "spec": {"parallelism": {"tensor": 8}, "x": "{{ .Spec.Parallelism }}"}}
     assert render_config(config, svc, GLOBAL)["spec"]["x"] == "<nil>"
+
+
+def _depth_by_scanning(text: str) -> int:
+    """The bracket depth of JSON text, one character at a time (strings skipped as the regex skips them)."""
+    import re
+
+    depth = deepest = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        if m.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif m.group() in "]}":
+            depth -= 1
+    return deepest
+
+
+def test_json_depth_is_the_scanned_depth() -> None:
+    import random
+
+    from llmc.templatedata import MAX_JSON_DEPTH, _json_depth
+
+    rng = random.Random(18)
+    alphabet = ['[', ']', '{', '}', '"', '\\', 'a', ',', ':', '\n', '"x[{"', '"\\"{"']
+    texts = ["[" * 120 + "]" * 120, '"' + "[" * 200, "]" * 150 + "[" * 150, "{" * 101 + '"}"' * 5]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(100, 600))) for _ in range(400)]
+    for text in texts:
+        want = _depth_by_scanning(text)
+        got = _json_depth(text)
+        if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+            assert got == want, text
+        else:
+            assert got == 0 and want <= MAX_JSON_DEPTH
