@@ -484,14 +484,27 @@ def _check_size(text: str, file: str) -> None:
         )
 
 
-def _syntax_error(exc: yaml.MarkedYAMLError, file: str, path: Path) -> LlmcError:
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str, path: Path, text: str = "") -> LlmcError:
     mark = exc.problem_mark or exc.context_mark
     message = exc.problem or "invalid YAML"
     if exc.context:
         message = f"{exc.context}: {message}"
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
-    return LlmcError(f"YAML syntax error: {message}", Location(file, line, col, format_path(path)))
+    return LlmcError(f"YAML syntax error: {message}", Location(file, line, col, format_path(path)),
+                     hint=_syntax_hint(message, text, line, col))
+
+
+def _syntax_hint(message: str, text: str, line: int | None, col: int | None) -> str | None:
+    """What usually causes libyaml's terser refusals: a tab, or a key indented unlike its siblings."""
+    if line is None or col is None:
+        return None
+    row = text.split("\n", line)[line - 1] if text.count("\n") >= line - 1 else ""
+    if "\t" in row[: col + 1] and "cannot start any token" in message:
+        return "YAML does not allow tabs for indentation: indent with spaces"
+    if "did not find expected key" in message or "mapping values are not allowed here" in message:
+        return "check the indentation of this line: a key must line up with the other keys of its mapping"
+    return None
 
 
 _SURROGATE_PAIR = re.compile(r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
@@ -589,7 +602,7 @@ def _load_yaml(text: str, file: str) -> list[Document]:
                 raise builder.fail(f"a document must be a mapping (an object), found {kind}", mark, ())
             docs.extend(_expand(doc))
     except yaml.MarkedYAMLError as exc:
-        raise _syntax_error(exc, file, builder.path) from None
+        raise _syntax_error(exc, file, builder.path, text) from None
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text, file, builder.path) from None
     except yaml.YAMLError as exc:  # pragma: no cover - every libyaml error above carries a position

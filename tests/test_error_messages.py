@@ -52,3 +52,16 @@ def test_a_kube_version_without_schemas_is_a_usage_error_of_the_flag(tmp_path):
     assert run.code == 2 and run.stdout == ""
     assert run.stderr.startswith("error: --validate --kube-version 1.40: no Kubernetes 1.40 schemas"), run.stderr
     assert "svc.yaml" not in run.stderr
+
+
+@pytest.mark.parametrize("text,where,hint", [
+    ("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata:\n  name: a\nspec:\n\tmodel: {uri: hf://a/b}\n",
+     "svc.yaml:6:1:", "YAML does not allow tabs for indentation"),
+    ("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata:\n  name: a\nspec:\n  model:\n"
+     "    uri: hf://a/b\n   replicas: 2\n", "svc.yaml:8:4:", "check the indentation of this line"),
+])
+def test_yaml_syntax_errors_say_what_usually_causes_them(tmp_path, text, where, hint):
+    (tmp_path / "svc.yaml").write_text(text)
+    run = invoke(["render", "-f", "svc.yaml"], cwd=tmp_path)
+    assert run.code == 1 and run.stdout == ""
+    assert run.stderr.startswith(f"error: {where}") and f"hint: {hint}" in run.stderr, run.stderr
