@@ -119,6 +119,7 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
 
     if presets and preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
+    _check_namespace(namespace)
     caps = capabilities(api_versions, kube_version, complete=complete_api_versions)
     options = RenderOptions(
         owner_references=owner_references, dra_api=choose_dra_api(caps, dra_api), capabilities=caps,
@@ -159,6 +160,22 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
     return Request(inputs, preset_docs, settings, options, namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
                    require_services=not allow_empty)
+
+
+def _check_namespace(namespace: str | None) -> None:
+    """The namespace for objects without one is an option, not part of any file: a bad one is named as such (exit 2)."""
+    if namespace is None or re.fullmatch(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", namespace):
+        return
+    import json
+
+    from .errors import LlmcError, Location
+    from .schema import dns1123_label_errors
+
+    raise LlmcError(
+        f"Invalid value: {json.dumps(namespace)}: {'; '.join(dns1123_label_errors(namespace))}", Location("-n/--namespace"),
+        hint="the namespace given for objects without one (-n, LLMRender namespace, ARGOCD_APP_NAMESPACE)",
+        exit_code=2,
+    )
 
 
 def _gateway_pool_api(value: str, caps) -> str:
