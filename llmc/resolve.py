@@ -102,6 +102,9 @@ class Resolver:
         router.default_scheduler_service_account(merged, name)
         stored = {key: None if key == "spec" else copy_json(value) for key, value in service.items()}
         stored["spec"] = own
+        from .splice import splice_findings
+
+        splice_findings({"metadata": stored["metadata"], "spec": merged}, stored, findings)
         try:
             merged = self._render_templates(stored, merged, namespace, name)
         except LlmcError as exc:
