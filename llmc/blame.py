@@ -71,3 +71,37 @@ def _get(obj: Any, path: Path) -> Any:
     for step in path:
         obj = obj[step] if isinstance(obj, (dict, list)) else None
     return obj
+
+
+def placer(service: Mapping[str, Any]):
+    """`validate_output.check`'s `place` for an LLMInferenceService as the user wrote it."""
+    from .errors import Location
+    from .load import format_path
+
+    return lambda obj, path: Location(path=format_path(input_path(service, obj, path)))
+
+
+def isvc_placer(docs) -> Any:
+    """`place` for InferenceService objects: the predictor container's fields map to `spec.predictor.model`
+    (the container the runtime's is merged with), other fields to `spec.predictor`; at the service's document."""
+    from .errors import Location
+    from .load import format_path
+
+    by_name = {(d.namespace or "", d.name): d for d in docs if d.kind == "InferenceService"}
+    container = ("spec", "template", "spec", "containers", 0)
+
+    def place(obj: Mapping[str, Any], path: Path):
+        meta = obj.get("metadata") or {}
+        owner = (meta.get("labels") or {}).get("serving.kserve.io/inferenceservice", meta.get("name", ""))
+        doc = by_name.get((meta.get("namespace", ""), owner))
+        if doc is None:
+            return None
+        model = (doc.obj.get("spec") or {}).get("predictor", {}).get("model")
+        where: Path = ("spec", "predictor")
+        if tuple(path[:5]) == container and isinstance(model, dict):
+            where = ("spec", "predictor", "model") + _follow(model, _get(obj, container), tuple(path[5:]))
+        location = doc.locate(where)
+        location.path = format_path(where)
+        return location
+
+    return place

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from typer import completion
@@ -14,6 +15,7 @@ from typer._completion_shared import Shells as Shell
 from .cliutil import build_request, fail, reported
 from .clicoerce import install as _install_plain_coercion
 from .clihelp import install as _install_help_labels
+from .options import BY_NAME, RENDER
 from .presets import DEFAULT_SET
 
 _install_plain_coercion()
@@ -55,49 +57,50 @@ class Output(str, Enum):
     json = "json"
 
 
-FilesOpt = Annotated[
-    list[str],
-    typer.Option("-f", "--filename", help="File, folder (recursive *.yaml|*.yml|*.json) or - for stdin. Repeatable."),
-]
+_CHOICES = {("yaml", "json"): Output, ("master", "v0.20"): KServeVersion}
 
 
-@app.command()
-def render(
-    filename: FilesOpt,
-    presets: Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")] = None,
-    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")] = None,
-    kserve_config: Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")] = None,
-    namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")] = "default",
-    system_namespace: Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")] = "kserve",
-    output: Annotated[Output, typer.Option("-o", "--output", help="Output format.")] = Output.yaml,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
-    owner_references: Annotated[bool, typer.Option("--owner-references", help="Add ownerReferences (uses metadata.uid when set).")] = False,
-    api_versions: Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND] added to the default capabilities; -GROUP/VERSION removes one. Repeatable.")] = None,
-    kube_version: Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")] = None,
-    dra_api: Annotated[Optional[str], typer.Option("--dra-api", help="ResourceClaimTemplate API: resource.k8s.io/v1, v1beta2 or v1beta1 (default: the newest the cluster serves).")] = None,
-    gateway_pool_api: Annotated[str, typer.Option("--gateway-pool-api", help="InferencePool API the Gateway reads: v1 (default) or v1alpha2; the managed route points at that pool.")] = "v1",
-    cert_issuer: Annotated[Optional[str], typer.Option("--cert-issuer", help="Issuer/NAME or ClusterIssuer/NAME for the TLS Certificate (default: a self-signed Issuer, rendered too).")] = None,
-    controller_objects: Annotated[bool, typer.Option("--controller-objects", help="Only the controller's own objects (no cert-manager Certificate/Issuer), for review diffs.")] = False,
-    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Do not print findings.")] = False,
-    kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")] = None,
-    output_dir: Annotated[Optional[str], typer.Option("--output-dir", help="Write one file per object into this folder (replaced as a whole) instead of stdout.")] = None,
-    show_only: Annotated[Optional[list[str]], typer.Option("-s", "--show-only", help="Only objects matching KIND/NAME or KIND/NAMESPACE/NAME (shell wildcards). Repeatable.")] = None,
-    runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="ServingRuntime/ClusterServingRuntime/ClusterStorageContainer folder or file replacing the built-in ones (InferenceServices). Repeatable.")] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", help="Render in N processes (0: one per CPU); the output is the same for every N.")] = 1,
-    allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Render nothing, successfully, when the input holds no LLMInferenceService or InferenceService (an error otherwise).")] = False,
-    max_output_bytes: Annotated[int, typer.Option("--max-output-bytes", help="Budget for the whole output, in bytes (default 64 MiB); over it is an error and nothing is written.")] = 64 * 1024 * 1024,
-    validate: Annotated[bool, typer.Option("--validate", help="Check every object against the strict Kubernetes JSON Schemas of --kube-version (default 1.34) and the bundled CRDs (needs the `validate` extra).")] = False,
-) -> None:
+def option_annotation(o) -> Any:
+    """The typer annotation of one row of llmc.options: its type, and a typer.Option with its flags and help."""
+    if o.kind == "list":
+        hint: Any = list[str] if o.required else Optional[list[str]]
+    elif o.kind == "flag":
+        hint = bool
+    elif o.kind == "int":
+        hint = int
+    elif isinstance(o.kind, tuple):
+        hint = _CHOICES[o.kind] if o.default is not None else Optional[_CHOICES[o.kind]]
+    else:
+        hint = str if o.default is not None else Optional[str]
+    return Annotated[hint, typer.Option(*o.flags, help=o.help)]
+
+
+def typer_signature(options) -> inspect.Signature:
+    """A command's signature for typer, from rows of llmc.options."""
+    params = []
+    for o in options:
+        default = inspect.Parameter.empty if o.required else (
+            _CHOICES[o.kind](o.default) if isinstance(o.kind, tuple) and o.default is not None else o.default)
+        params.append(inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=option_annotation(o)))
+    return inspect.Signature(params, return_annotation=None)
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
+
+
+def render(**options: Any) -> None:
     """Render services into the Kubernetes objects the KServe controller would create."""
     from .render_command import run
 
-    run(filename=filename, presets=presets, preset_set=preset_set, kserve_config=kserve_config, namespace=namespace,
-        system_namespace=system_namespace, output=output.value, strict=strict, owner_references=owner_references,
-        api_versions=api_versions, kube_version=kube_version, dra_api=dra_api, quiet=quiet,
-        kserve_version=kserve_version.value if kserve_version else None, output_dir=output_dir,
-        show_only=show_only, runtimes=runtimes, jobs=jobs, validate=validate, gateway_pool_api=gateway_pool_api,
-        cert_issuer=cert_issuer, controller_objects=controller_objects, allow_empty=allow_empty,
-        max_output_bytes=max_output_bytes)
+    run(**_plain(options))
+
+
+render.__signature__ = typer_signature(RENDER)  # type: ignore[attr-defined]
+render.__annotations__ = {p.name: p.annotation for p in render.__signature__.parameters.values()}  # type: ignore[attr-defined]
+app.command()(render)
+FilesOpt = option_annotation(BY_NAME["filename"])
 
 
 class DiffOutput(str, Enum):
@@ -129,11 +132,14 @@ def diff(
         for path in paths or []:
             sides.append((path, [d.obj for d in read_documents([path], sources)]))
         if render_input:
-            from .pipeline import compile_request
+            from .pipeline import run
 
-            request = build_request(render_input, presets, preset_set, kserve_config, namespace, "kserve",
-                               False, None, None, "resource.k8s.io/v1", sources)
-            rendered = [o for out in compile_request(request) for o in out.objects]
+            from .krm import RenderConfig
+
+            request = build_request(RenderConfig(files=tuple(render_input), presets=tuple(presets or ()),
+                                                 preset_set=preset_set, kserve_config=kserve_config,
+                                                 namespace=namespace, dra_api="resource.k8s.io/v1"), sources)
+            rendered = run(request).objects()
             sides.append(("llmc render", rendered))
         if len(sides) != 2:
             raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)

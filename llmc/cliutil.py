@@ -103,11 +103,10 @@ def _with_bar(items, total: int, console):
             bar.advance(task)
 
 
-def build_request(filename, presets, preset_set, kserve_config, namespace, system_namespace,
-                  owner_references, api_versions, kube_version, dra_api, sources, kserve_version=None,
-                  runtimes=None, validate=False, gateway_pool_api="v1", cert_issuer=None,
-                  controller_objects=False, complete_api_versions=False, allow_empty=False):
-    """The pipeline's Request from the command line's options: every input file read, nothing admitted yet."""
+def build_request(config, sources, documents=()):
+    """The pipeline's Request from a `krm.RenderConfig`: every input file read, nothing admitted yet.
+
+    `documents`: inputs already read (pre-commit files, KRM items, an Argo CD folder), before the config's files."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -117,36 +116,36 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
     from .settings import Settings, settings_from_configmap
     from .validate_output import DEFAULT_KUBE_VERSION
 
-    if presets and preset_set:
+    if config.presets and config.preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
-    _check_namespace(namespace)
-    caps = capabilities(api_versions, kube_version, complete=complete_api_versions)
+    _check_namespace(config.namespace)
+    caps = capabilities(list(config.api_versions) or None, config.kube_version, complete=config.complete_api_versions)
     options = RenderOptions(
-        owner_references=owner_references, dra_api=choose_dra_api(caps, dra_api), capabilities=caps,
-        gateway_pool_api=_gateway_pool_api(gateway_pool_api, caps), cert_issuer=_cert_issuer(cert_issuer),
-        controller_objects=controller_objects,
-        schema_version=(kube_version_text(kube_version) if kube_version else DEFAULT_KUBE_VERSION) if validate else None,
+        owner_references=config.owner_references, dra_api=choose_dra_api(caps, config.dra_api), capabilities=caps,
+        gateway_pool_api=_gateway_pool_api(config.gateway_pool_api, caps), cert_issuer=_cert_issuer(config.cert_issuer),
+        controller_objects=config.controller_objects,
+        schema_version=(kube_version_text(config.kube_version) if config.kube_version else DEFAULT_KUBE_VERSION) if config.validate else None,
     )
-    inputs = read_documents(filename, sources)
+    inputs = [*documents, *read_documents(list(config.files), sources)]
     admitted_presets = None
-    if presets:
-        preset_docs = read_documents(presets, sources)
+    if config.presets:
+        preset_docs = read_documents(list(config.presets), sources)
         set_name = None
     else:
         from .snapshot import admitted_builtin
 
-        set_name = preset_set or DEFAULT_SET
+        set_name = config.preset_set or DEFAULT_SET
         files = builtin_preset_files(set_name)
-        admitted_presets = admitted_builtin(set_name, files, system_namespace, sources)
+        admitted_presets = admitted_builtin(set_name, files, config.system_namespace, sources)
         preset_docs = read_documents(list(files), sources) if admitted_presets is None else []
-    settings = Settings(system_namespace=system_namespace)
+    settings = Settings(system_namespace=config.system_namespace)
     isvc_inputs = any(d.kind == "InferenceService" for d in inputs)
     isvc_config = None
-    if kserve_config:
-        docs = read_documents([kserve_config], sources)
+    if config.kserve_config:
+        docs = read_documents([config.kserve_config], sources)
         if len(docs) != 1:
             raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
-        settings = settings_from_configmap(docs[0].obj, docs[0].file, system_namespace)
+        settings = settings_from_configmap(docs[0].obj, docs[0].file, config.system_namespace)
         if isvc_inputs:
             from .isvc.config import IsvcConfig
 
@@ -155,11 +154,11 @@ def build_request(filename, presets, preset_set, kserve_config, namespace, syste
     if isvc_inputs:
         from .inputs import runtime_documents
 
-        runtime_docs = runtime_documents(runtimes, sources)
-    version = kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
-    return Request(inputs, preset_docs, settings, options, namespace, version,
+        runtime_docs = runtime_documents(list(config.runtimes) or None, sources)
+    version = config.kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
+    return Request(inputs, preset_docs, settings, options, config.namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
-                   require_services=not allow_empty)
+                   require_services=not config.allow_empty)
 
 
 def _check_namespace(namespace: str | None) -> None:

@@ -9,7 +9,7 @@ service by service (the render stream checks each one as it arrives).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .errors import LlmcError, Location
@@ -26,28 +26,25 @@ class Owners:
     """Which service rendered each object so far."""
 
     def __init__(self) -> None:
-        self.owner: dict[Identity, tuple[str, Location | None]] = {}
+        self.owner: dict[Identity, tuple[str, Callable[[], Location | None]]] = {}
 
-    def add(self, service: str, location: Location | None, rendered: Iterable[Identity]) -> list[LlmcError]:
-        """Record `service`'s objects; an error (at `location`) for each one already rendered."""
+    def add(self, service: str, locate: Callable[[], Location | None], rendered: Iterable[Identity]) -> list[LlmcError]:
+        """Record `service`'s objects; an error (at `locate()`) for each one already rendered.
+
+        `locate` is called only for a collision: finding a document's position reads its file's
+        position tables, which a batch of valid services never needs."""
         errors: list[LlmcError] = []
         for key in rendered:
             if key not in self.owner:
-                self.owner[key] = (service, location)
+                self.owner[key] = (service, locate)
                 continue
             first, where = self.owner[key]
             group, kind, namespace, name = key
             label = f"{kind}{'.' + group if group else ''} {namespace + '/' if namespace else ''}{name}"
-            by = f"both {first} ({where}) and {service}" if first != service else f"{service} twice"
+            by = f"both {first} ({where()}) and {service}" if first != service else f"{service} twice"
             errors.append(LlmcError(
                 f"{label} is rendered by {by}: one would overwrite the other",
-                location,
+                locate(),
                 hint="their child names collide; rename or move one of the services",
             ))
         return errors
-
-
-def check(outputs: Iterable[tuple[str, Location | None, list[Mapping[str, Any]]]]) -> list[LlmcError]:
-    """Collisions among (service, its location, its objects), in the order given."""
-    owners = Owners()
-    return [e for service, location, objects in outputs for e in owners.add(service, location, identities(objects))]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .diff import keyed
 from .findings import Findings
 from .names import child_name
-from .pipeline import Request, ServiceOutput
+from .pipeline import Compiled, Request, ServiceOutput
 from .render.context import RenderContext
 
 if TYPE_CHECKING:
@@ -61,13 +61,46 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def explain(outputs: list[ServiceOutput], request: Request, cluster: Cluster | None = None) -> dict[str, Any]:
-    """The explanation document for every service of a compiled request.
+def explain(compiled: Compiled, request: Request, cluster: Cluster | None = None) -> dict[str, Any]:
+    """The explanation document for every service of a compiled request: LLMInferenceServices,
+    then InferenceServices.
 
     `cluster` holds the Gateways (and their Services, extra HTTPRoutes) the URL depends on.
     """
-    services = [explain_service(o, request, cluster) for o in outputs]
+    services = [explain_service(o, request, cluster) for o in compiled.outputs]
+    services += explain_inference_services(compiled.isvc.objects, compiled.isvc.findings, request)
     return {"apiVersion": API_VERSION, "kind": KIND, "services": services}
+
+
+ISVC_LABEL = "serving.kserve.io/inferenceservice"
+
+
+def explain_inference_services(objects: list[dict[str, Any]], findings, request: Request) -> list[dict[str, Any]]:
+    """One entry per InferenceService: the objects it renders (by its label, or named after it), its
+    findings and prerequisites. Presets and provenance do not apply (no LLMInferenceServiceConfig)."""
+    names = sorted({(o["metadata"].get("namespace", ""), (o["metadata"].get("labels") or {})[ISVC_LABEL])
+                    for o in objects if ISVC_LABEL in (o["metadata"].get("labels") or {})})
+    owned: dict[tuple[str, str], list[dict[str, Any]]] = {key: [] for key in names}
+    for obj in objects:
+        meta = obj["metadata"]
+        label = (meta.get("labels") or {}).get(ISVC_LABEL)
+        ns = meta.get("namespace", "")
+        key = (ns, label) if label else max(((n, i) for n, i in names if n == ns and
+                                              (meta["name"] == i or meta["name"].startswith(i + "-"))),
+                                             key=lambda k: len(k[1]), default=None)
+        if key is not None:
+            owned[key].append(obj)
+    out = []
+    for (ns, name), objs in owned.items():
+        mine = sorted(f for f in findings if f.service == f"{ns}/{name}")
+        out.append({
+            "name": name, "namespace": ns, "kind": "InferenceService", "appliedConfigs": [],
+            "objects": [{"apiVersion": o["apiVersion"], "kind": o["kind"], "namespace": ns, "name": o["metadata"]["name"],
+                         "reason": f"{o['kind']} created by the InferenceService controller for {name}"} for o in objs],
+            "provenance": [], "findings": [_finding_entry(f) for f in mine],
+            "prerequisites": prerequisite_entries(objs, name), "url": None,
+        })
+    return out
 
 
 def explain_service(out: ServiceOutput, request: Request, cluster: Cluster | None = None) -> dict[str, Any]:
@@ -86,6 +119,7 @@ def explain_service(out: ServiceOutput, request: Request, cluster: Cluster | Non
     return {
         "name": meta["name"],
         "namespace": meta["namespace"],
+        "kind": "LLMInferenceService",
         "appliedConfigs": [dict(c) for c in resolved.applied_configs],
         "objects": [_object_entry(obj, meta, router_reasons) for obj in out.objects],
         "provenance": [{"path": path, "layer": layer} for path, layer in provenance(resolved.spec, resolved.layers)],
@@ -245,7 +279,7 @@ def format_text(doc: dict[str, Any]) -> str:
 
 
 def _service_text(svc: dict[str, Any]) -> str:
-    lines = [f"{svc['namespace']}/{svc['name']}"]
+    lines = [f"{svc['namespace']}/{svc['name']}" + (f" ({svc['kind']})" if svc["kind"] != "LLMInferenceService" else "")]
     lines.append("  configs applied (status.appliedConfigs order, later wins):")
     if not svc["appliedConfigs"]:
         lines.append("    none")

@@ -18,21 +18,23 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .cli import FilesOpt, KServeVersion, app
-from .presets import DEFAULT_SET
+from .cli import FilesOpt, KServeVersion, app, option_annotation
 from .cliutil import build_request, fail, print_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
+from .options import BY_NAME
 from .record import replace
 
-PresetsOpt = Annotated[Optional[list[str]], typer.Option("--presets", help="Folder or file of LLMInferenceServiceConfig replacing the built-in set. Repeatable.")]
-PresetSetOpt = Annotated[Optional[str], typer.Option("--preset-set", help=f"Built-in preset set (default: {DEFAULT_SET}).")]
-KserveConfigOpt = Annotated[Optional[str], typer.Option("--kserve-config", help="KServe's inferenceservice-config ConfigMap.")]
-NamespaceOpt = Annotated[str, typer.Option("-n", "--namespace", help="Namespace for objects without one.")]
-SystemNamespaceOpt = Annotated[str, typer.Option("--system-namespace", help="KServe's namespace (presets live there).")]
-ApiVersionsOpt = Annotated[Optional[list[str]], typer.Option("--api-versions", help="Cluster API GROUP/VERSION[/KIND] added to the default capabilities; -GROUP/VERSION removes one. Repeatable.")]
-KubeVersionOpt = Annotated[Optional[str], typer.Option("--kube-version", help="Kubernetes version of the target cluster.")]
-DraApiOpt = Annotated[Optional[str], typer.Option("--dra-api", help="ResourceClaimTemplate API: resource.k8s.io/v1, v1beta2 or v1beta1 (default: the newest the cluster serves).")]
-KserveVersionOpt = Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="Controller behaviour to reproduce (default: the preset set's; master with --presets).")]
+PresetsOpt = option_annotation(BY_NAME["presets"])
+PresetSetOpt = option_annotation(BY_NAME["preset_set"])
+KserveConfigOpt = option_annotation(BY_NAME["kserve_config"])
+NamespaceOpt = option_annotation(BY_NAME["namespace"])
+SystemNamespaceOpt = option_annotation(BY_NAME["system_namespace"])
+ApiVersionsOpt = option_annotation(BY_NAME["api_versions"])
+KubeVersionOpt = option_annotation(BY_NAME["kube_version"])
+DraApiOpt = option_annotation(BY_NAME["dra_api"])
+KserveVersionOpt = option_annotation(BY_NAME["kserve_version"])
+StrictOpt = option_annotation(BY_NAME["strict"])
+AllowEmptyOpt = option_annotation(BY_NAME["allow_empty"])
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
 ARGOCD_ENV_PREFIX = "ARGOCD_ENV_LLMC_"
@@ -45,28 +47,19 @@ class ExplainOutput(str, Enum):
 
 
 def _compile(config: RenderConfig, sources: dict[str, str], inputs=None, confined: bool = False):
-    """(request, outputs) for a RenderConfig; `inputs` (documents) are rendered together with config.files.
+    """(request, pipeline.Compiled) for a RenderConfig; `inputs` (documents) are rendered together with config.files.
 
     `confined` (the GitOps entry points): every path must stay inside the allowed folders (llmc.confine)."""
     from .errors import LlmcError
-    from .pipeline import compile_request
+    from .pipeline import run
 
     if confined:
         config = _confined(config)
     versions = [v.value for v in KServeVersion]
     if config.kserve_version is not None and config.kserve_version not in versions:
         raise LlmcError(f"unknown kserveVersion {config.kserve_version!r}", hint=f"one of {', '.join(versions)}", exit_code=2)
-    request = build_request(
-        list(config.files), list(config.presets) or None, config.preset_set, config.kserve_config,
-        config.namespace, config.system_namespace, config.owner_references,
-        list(config.api_versions) or None, config.kube_version, config.dra_api, sources,
-        kserve_version=config.kserve_version, gateway_pool_api=config.gateway_pool_api,
-        cert_issuer=config.cert_issuer, controller_objects=config.controller_objects,
-        complete_api_versions=config.complete_api_versions, allow_empty=config.allow_empty,
-    )
-    if inputs:
-        request = replace(request, inputs=[*inputs, *request.inputs])
-    return request, compile_request(request)
+    request = build_request(config, sources, documents=inputs or ())
+    return request, run(request)
 
 
 def _confined(config: RenderConfig) -> RenderConfig:
@@ -79,17 +72,13 @@ def _confined(config: RenderConfig) -> RenderConfig:
                    presets=confined_files(config.presets, roots, base, "presets"), kserve_config=kserve)
 
 
-def _findings(outputs) -> list:
-    return sorted(f for out in outputs for f in out.resolved.findings.items)
-
-
 def _has_warnings(findings) -> bool:
     return any(f.severity == "warning" for f in findings)
 
 
-def _report_findings(outputs, strict: bool) -> None:
+def _report_findings(compiled, strict: bool) -> None:
     """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
-    findings = _findings(outputs)
+    findings = compiled.findings
     print_findings(findings)
     if strict and _has_warnings(findings):
         raise typer.Exit(1)
@@ -112,7 +101,7 @@ def explain(
     kserve_version: KserveVersionOpt = None,
     cluster: Annotated[Optional[list[str]], typer.Option("--cluster", help="Gateways (with their Services and status.addresses) and HTTPRoutes in the cluster, for the URL. Repeatable.")] = None,
     output: Annotated[ExplainOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = ExplainOutput.text,
-    allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Render nothing, successfully, when the input holds no LLMInferenceService or InferenceService (an error otherwise).")] = False,
+    allow_empty: AllowEmptyOpt = False,
 ) -> None:
     """Explain each service: presets applied, why each object exists, where each field came from, findings, URL."""
     from .explain import cluster_from, explain as build, format_text
@@ -127,8 +116,8 @@ def explain(
     )
     with reported(sources):
         state = cluster_from([d.obj for d in read_documents(cluster, sources)], namespace) if cluster else None
-        request, outputs = _compile(config, sources)
-        doc = build(outputs, request, state)
+        request, compiled = _compile(config, sources)
+        doc = build(compiled, request, state)
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if output is ExplainOutput.json else format_text(doc)
     sys.stdout.write(text)
 
@@ -146,7 +135,6 @@ def kustomize_plugin(
     from .inputs import read_text
     from .krm import parse_config
     from .load import load_text
-    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     label = "LLMRender config"
@@ -157,9 +145,9 @@ def kustomize_plugin(
         if len(docs) != 1:
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
-        _, outputs = _compile(config, sources, confined=True)
-    _report_findings(outputs, config.strict)
-    sys.stdout.write(to_yaml(ordered_objects(outputs)))
+        _, compiled = _compile(config, sources, confined=True)
+    _report_findings(compiled, config.strict)
+    sys.stdout.write(to_yaml(compiled.objects()))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -169,7 +157,7 @@ def kustomize_plugin(
 def krm() -> None:
     """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
 
-    LLMInferenceService(Config) items are replaced by what they render to,
+    LLMInferenceService(Config), InferenceService and ServingRuntime items are replaced by what they render to,
     ConfigMaps are read and kept, other items pass through; errors and findings
     become `results`; exit 1 on error.
     """
@@ -182,7 +170,6 @@ def krm() -> None:
         parse_config, partition, resource_list,
     )
     from .load import load_text
-    from .pipeline import ordered_objects
 
     from .inputs import read_text
 
@@ -215,18 +202,18 @@ def krm() -> None:
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
         inputs, kept = partition(item_documents(docs))
-        _, outputs = _compile(config, sources, inputs, confined=True)
+        _, compiled = _compile(config, sources, inputs, confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
         fail_with_results([err])
-    findings = _findings(outputs)
-    services = {out.key: out.resolved.service for out in outputs}
+    findings = compiled.findings
+    services = {out.key: out.resolved.service for out in compiled.outputs}
     results = [finding_result(f, services.get(f.service)) for f in findings]
     if config.strict and _has_warnings(findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    rendered = ordered_objects(outputs)
+    rendered = compiled.objects()
     sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
 
 
@@ -243,7 +230,7 @@ def argocd_generate() -> None:
     """Run as an Argo CD Config Management Plugin's generate command (see docs/argocd/).
 
     Reads the application folder (the working directory), renders its
-    LLMInferenceService(Config) objects and writes them, with every other object
+    LLMInferenceService(Config), InferenceService and ServingRuntime objects and writes them, with every other object
     of the folder, to stdout. Options come from ARGOCD_ENV_LLMC_* variables,
     ARGOCD_APP_NAMESPACE, KUBE_VERSION and KUBE_API_VERSIONS.
     """
@@ -251,7 +238,6 @@ def argocd_generate() -> None:
     from .inputs import read_documents
     from .kinds import sort_objects
     from .krm import partition
-    from .pipeline import ordered_objects
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
@@ -262,12 +248,12 @@ def argocd_generate() -> None:
         files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
         inputs, kept = partition(docs)
-        _, outputs = _compile(replace(config, files=()), sources, inputs)
-    _report_findings(outputs, config.strict)
-    objects = [*sort_objects(kept), *ordered_objects(outputs)]
+        _, compiled = _compile(replace(config, files=()), sources, inputs)
+    _report_findings(compiled, config.strict)
+    objects = [*sort_objects(kept), *compiled.objects()]
     text = to_yaml(objects)
     sys.stderr.write(
-        f"llmc: rendered {len(outputs)} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
+        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
         f"{len(kept)} other object(s) passed through\n"
     )
     sys.stdout.write(text)
@@ -341,20 +327,20 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
 
 @app.command()
 def check(
-    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention LLMInferenceService are skipped.")] = None,
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention an (LLM)InferenceService are skipped.")] = None,
     filename: Annotated[Optional[list[str]], typer.Option("-f", "--filename", help="Inputs always read, e.g. the folder of your LLMInferenceServiceConfigs. Repeatable.")] = None,
     presets: PresetsOpt = None,
     preset_set: PresetSetOpt = None,
     kserve_config: KserveConfigOpt = None,
     namespace: NamespaceOpt = "default",
     kserve_version: KserveVersionOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings (notes LLMC3xx never fail).")] = False,
+    strict: StrictOpt = False,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Pass when no file mentions a service (the pre-commit hook sets it: a commit may touch none).")] = False,
 ) -> None:
     """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
 
     Made for pre-commit, which passes every changed file: files that never
-    mention LLMInferenceService are skipped, other objects in the files are
+    mention LLMInferenceService or InferenceService are skipped, other objects in the files are
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
     from .inputs import read_documents
@@ -362,12 +348,12 @@ def check(
 
     sources: dict[str, str] = {}
     with reported(sources):
-        inputs, _ = partition(read_documents(paths or [], sources, mentioning="LLMInferenceService"))
+        inputs, _ = partition(read_documents(paths or [], sources, mentioning="InferenceService"))
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
                               kserve_version=kserve_version.value if kserve_version else None, allow_empty=allow_empty)
-        _, outputs = _compile(config, sources, inputs)
-    _report_findings(outputs, strict)
+        _, compiled = _compile(config, sources, inputs)
+    _report_findings(compiled, strict)
 
 
 # --------------------------------------------------------------------------- schema

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import LlmcError, Location
+from .options import BY_KEY, RENDER
 from .record import record
 
 if TYPE_CHECKING:  # kept out of `llmc`'s start-up: the CLI imports this module for every command
@@ -32,14 +33,17 @@ CONFIG_KIND = "LLMRender"
 RESOURCE_LIST_APIS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
 RESOURCE_LIST_KIND = "ResourceList"
 SERVING_GROUP = "serving.kserve.io/"
-INPUT_KINDS = ("LLMInferenceService", "LLMInferenceServiceConfig")
+# rendered away: the services and what they read (no controller runs on the cluster to read them)
+INPUT_KINDS = ("LLMInferenceService", "LLMInferenceServiceConfig", "InferenceService", "ServingRuntime",
+               "ClusterServingRuntime", "ClusterStorageContainer")
 PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
 
 
 @record(frozen=True)
 class RenderConfig:
-    """The options of one render, as `llmc render` flags name them."""
+    """The options that shape one render's output (the `key`ed options of llmc.options.RENDER; the
+    field of `filename` is `files`), from flags, an LLMRender object, a ConfigMap or Argo CD's environment."""
 
     files: tuple[str, ...] = ()
     presets: tuple[str, ...] = ()
@@ -48,38 +52,42 @@ class RenderConfig:
     namespace: str = "default"
     system_namespace: str = "kserve"
     strict: bool = False
+    owner_references: bool = False
     api_versions: tuple[str, ...] = ()
     kube_version: str | None = None
     dra_api: str | None = None
-    owner_references: bool = False
-    kserve_version: str | None = None
     gateway_pool_api: str = "v1"
     cert_issuer: str | None = None
     controller_objects: bool = False
+    kserve_version: str | None = None
+    runtimes: tuple[str, ...] = ()
+    allow_empty: bool = False  # no service in the input renders nothing instead of failing
+    validate: bool = False
     # Argo CD's KUBE_API_VERSIONS lists the live cluster's APIs: they replace the defaults instead of adding.
     complete_api_versions: bool = False
-    allow_empty: bool = False  # no service in the input renders nothing instead of failing
 
 
+def config_field(name: str) -> str:
+    """The RenderConfig field of a render option."""
+    return "files" if name == "filename" else name
+
+
+_TYPES = {"list": list, "flag": bool}
 # config key -> (RenderConfig field, type)
 FIELDS: dict[str, tuple[str, type]] = {
-    "files": ("files", list),
-    "presets": ("presets", list),
-    "presetSet": ("preset_set", str),
-    "kserveConfig": ("kserve_config", str),
-    "namespace": ("namespace", str),
-    "systemNamespace": ("system_namespace", str),
-    "strict": ("strict", bool),
-    "apiVersions": ("api_versions", list),
-    "kubeVersion": ("kube_version", str),
-    "draApi": ("dra_api", str),
-    "ownerReferences": ("owner_references", bool),
-    "kserveVersion": ("kserve_version", str),
-    "gatewayPoolApi": ("gateway_pool_api", str),
-    "certIssuer": ("cert_issuer", str),
-    "controllerObjects": ("controller_objects", bool),
-    "allowEmpty": ("allow_empty", bool),
+    key: (config_field(o.name), _TYPES.get(o.kind, str)) for key, o in BY_KEY.items()  # type: ignore[arg-type]
 }
+
+
+def render_config(values: dict[str, Any]) -> RenderConfig:
+    """A RenderConfig from `llmc render`'s keyword arguments (lists become tuples, None the default)."""
+    out: dict[str, Any] = {}
+    for o in RENDER:
+        value = values.get(o.name)
+        if o.key is None or value is None:
+            continue
+        out[config_field(o.name)] = tuple(value) if o.kind == "list" else value
+    return RenderConfig(**out)
 
 
 def parse_config(obj: dict[str, Any] | None, doc: Document | None = None) -> RenderConfig:

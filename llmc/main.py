@@ -19,35 +19,9 @@ import os
 import re
 import sys
 
-# Every option of `llmc render`: parameter name, option strings, what it takes, default.
-# A kind is "str", "list" (repeatable), "flag", "int", or a tuple of the accepted choices.
-RENDER_OPTIONS: tuple[tuple[str, tuple[str, ...], object, object], ...] = (
-    ("filename", ("-f", "--filename"), "list", None),  # required
-    ("presets", ("--presets",), "list", None),
-    ("preset_set", ("--preset-set",), "str", None),
-    ("kserve_config", ("--kserve-config",), "str", None),
-    ("namespace", ("-n", "--namespace"), "str", "default"),
-    ("system_namespace", ("--system-namespace",), "str", "kserve"),
-    ("output", ("-o", "--output"), ("yaml", "json"), "yaml"),
-    ("strict", ("--strict",), "flag", False),
-    ("owner_references", ("--owner-references",), "flag", False),
-    ("api_versions", ("--api-versions",), "list", None),
-    ("kube_version", ("--kube-version",), "str", None),
-    ("dra_api", ("--dra-api",), "str", None),
-    ("gateway_pool_api", ("--gateway-pool-api",), "str", "v1"),
-    ("cert_issuer", ("--cert-issuer",), "str", None),
-    ("controller_objects", ("--controller-objects",), "flag", False),
-    ("quiet", ("-q", "--quiet"), "flag", False),
-    ("kserve_version", ("--kserve-version",), ("master", "v0.20"), None),
-    ("output_dir", ("--output-dir",), "str", None),
-    ("show_only", ("-s", "--show-only"), "list", None),
-    ("runtimes", ("--runtimes",), "list", None),
-    ("jobs", ("-j", "--jobs"), "int", 1),
-    ("allow_empty", ("--allow-empty",), "flag", False),
-    ("validate", ("--validate",), "flag", False),
-    ("max_output_bytes", ("--max-output-bytes",), "int", 64 * 1024 * 1024),  # render_command.MAX_OUTPUT_BYTES
-)
-_BY_OPTION = {opt: (name, kind) for name, opts, kind, _ in RENDER_OPTIONS for opt in opts}
+from .options import RENDER
+
+_BY_OPTION = {flag: (o.name, o.kind) for o in RENDER for flag in o.flags}
 _INT = re.compile(r"-?[0-9]{1,18}")  # what llmc.clicoerce converts itself (larger or odder numbers: typer's)
 
 
@@ -55,7 +29,7 @@ def render_options(argv: list[str], environ) -> dict | None:
     """`run`'s keyword arguments for `llmc ARGV`, or None when typer must parse the command line."""
     if argv[:1] != ["render"] or any(k.startswith("_") and k.endswith("_COMPLETE") for k in environ):
         return None
-    options = {name: default for name, _, _, default in RENDER_OPTIONS}
+    options = {o.name: o.default for o in RENDER}
     args = iter(argv[1:])
     for arg in args:
         opt, eq, attached = arg.partition("=") if arg.startswith("--") else (arg, "", "")

@@ -59,6 +59,7 @@ class IsvcOutput:
 
     objects: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    services: int = 0  # how many InferenceServices were rendered
 
 
 def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
@@ -75,9 +76,29 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
                                   namespace=request.namespace)
     from .validate_output import check
 
+    from .blame import isvc_placer
+
     _check_predictor_pods(objects, docs)
-    check(objects, request.options.schema_version)
-    return IsvcOutput(objects, notes)
+    check(objects, request.options.schema_version, place=isvc_placer(docs))
+    _check_isvc_references(objects, docs)
+    return IsvcOutput(objects, notes, sum(d.kind == "InferenceService" for d in docs))
+
+
+ISVC_CHILD_SUFFIXES = ("", "-predictor")  # the names the InferenceService controller gives its objects
+
+
+def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) -> None:
+    """Every reference among an InferenceService's objects resolves (llmc.references), as for LLMInferenceServices."""
+    from .references import Index, check
+
+    index = Index(objects)
+    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
+                        doc.locate(("metadata", "name")),
+                        hint="the output would not work without the controller; please report this llmc bug")
+              for doc in docs if doc.kind == "InferenceService"
+              for ref in check(objects, doc.name, suffixes=ISVC_CHILD_SUFFIXES, index=index).errors]
+    if errors:
+        raise ErrorList(errors)
 
 
 def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -> None:
@@ -103,28 +124,70 @@ def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -
         raise ErrorList(errors)
 
 
-def compile_request(request: Request) -> list[ServiceOutput]:
-    """Validate, resolve and render every service of the request; raise ErrorList on any input error.
+@record
+class Compiled:
+    """What one run of the pipeline made: every service's output, in output order, the
+    InferenceServices' objects, and every finding, sorted.
 
-    Outputs and errors come in input order.
+    `outputs` is empty when the services were rendered by `run` into `write` instead.
     """
-    from .collisions import check as collisions
 
-    admission = admit_request(request)
-    outputs: list[ServiceOutput] = []
+    outputs: list[ServiceOutput] = field(default_factory=list)
+    isvc: IsvcOutput = field(default_factory=IsvcOutput)
+    findings: list[Finding] = field(default_factory=list)
+
+    def objects(self) -> list[dict[str, Any]]:
+        """The output stream: the services' objects (`ordered_objects`), then the InferenceServices'."""
+        return ordered_objects(self.outputs) + self.isvc.objects
+
+
+def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -> Compiled:
+    """The one driver: admit, resolve and render every LLMInferenceService and InferenceService of the
+    request, check the output for collisions; raise ErrorList with every input error, in input order.
+
+    Without `emit`, each service's output is kept (`Compiled.outputs`). With `emit` (llmc.stream), each
+    is turned into its final form where it is rendered (`jobs` processes) and handed to `write` in
+    output order, until the first error; nothing is kept. `watch` wraps the stream (a progress bar).
+    """
+    from functools import partial
+
+    from .collisions import Owners
+    from .stream import rendered_services
+
     errors: list[LlmcError] = []
-    rendered = []
-    for pending in sorted(admission.services, key=lambda p: p.order):
-        output, failures = render_pending(admission, pending)
-        if output is not None:
-            outputs.append(output)
-            rendered.append((pending, output))
-        errors += failures
-    rendered.sort(key=lambda item: item[0].key)  # the first of two colliding services is the first in output order
-    errors += collisions((p.key, p.doc.locate(("metadata", "name")), o.objects) for p, o in rendered)
+    compiled = Compiled()
+    isvc_docs = None
+    try:
+        admission = admit_request(request)
+    except ErrorList as errs:
+        errors += errs.errors
+    else:
+        isvc_docs = admission.isvc_docs
+        failed = []
+        owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+        by_order = {p.order: p for p in admission.services}
+        stream = rendered_services(admission, emit, jobs)
+        for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
+            pending = by_order[rendered.order]
+            rendered.errors += owners.add(pending.key, partial(pending.doc.locate, ("metadata", "name")),
+                                          rendered.identities)
+            if rendered.errors:
+                failed.append(rendered)
+            elif not failed:
+                if write is not None:
+                    write(rendered.payload)
+                if rendered.output is not None:
+                    compiled.outputs.append(rendered.output)
+            compiled.findings += rendered.findings
+        errors += [e for r in sorted(failed, key=lambda r: r.order) for e in r.errors]
+    try:
+        compiled.isvc = compile_isvc(request, isvc_docs)
+    except ErrorList as errs:
+        errors += errs.errors
     if errors:
-        raise ErrorList(errors)
-    return outputs
+        raise ErrorList(sorted(errors, key=error_order))
+    compiled.findings = sorted(compiled.findings + compiled.isvc.findings)
+    return compiled
 
 
 @record(frozen=True)
@@ -317,7 +380,9 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
     from .validate_output import check
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
-    check(objects, request.options.schema_version, service=source)
+    from .blame import placer
+
+    check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
     _check_references(ctx, objects)
     return objects
 

@@ -6,7 +6,7 @@ llmc.record takes their code and renames the placeholder fields `_f0`, `_f1`, ..
 # ruff: noqa
 
 
-def init_f00000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16):
+def init_f0000000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _f2)
@@ -24,6 +24,8 @@ def init_f00000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8,
   _setattr(self, '_f14', _f14)
   _setattr(self, '_f15', _f15)
   _setattr(self, '_f16', _f16)
+  _setattr(self, '_f17', _f17)
+  _setattr(self, '_f18', _f18)
 
 
 def init_f0000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -121,12 +123,11 @@ def init_f00_n(self, _f0, _f1):
   _setattr(self, '_f1', _f1)
 
 
-def init_f01111_n(self, _f0, _f1, _f2, _f3, _f4):
+def init_f0111_n(self, _f0, _f1, _f2, _f3):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _factories[1]() if _f1 is _FACTORY else _f1)
   _setattr(self, '_f2', _factories[2]() if _f2 is _FACTORY else _f2)
   _setattr(self, '_f3', _factories[3]() if _f3 is _FACTORY else _f3)
-  _setattr(self, '_f4', _factories[4]() if _f4 is _FACTORY else _f4)
 
 
 def init_f0_n(self, _f0):
@@ -275,6 +276,15 @@ def init_m000_n(self, _f0, _f1, _f2):
   self._f2 = _f2
 
 
+def init_m001110_n(self, _f0, _f1, _f2, _f3, _f4, _f5):
+  self._f0 = _f0
+  self._f1 = _f1
+  self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
+  self._f3 = _factories[3]() if _f3 is _FACTORY else _f3
+  self._f4 = _factories[4]() if _f4 is _FACTORY else _f4
+  self._f5 = _f5
+
+
 def init_m00111_n(self, _f0, _f1, _f2, _f3, _f4):
   self._f0 = _f0
   self._f1 = _f1
@@ -303,15 +313,16 @@ def init_m0_n(self, _f0):
   self._f0 = _f0
 
 
+def init_m110_n(self, _f0, _f1, _f2):
+  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
+  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
+  self._f2 = _f2
+
+
 def init_m111_n(self, _f0, _f1, _f2):
   self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
   self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
   self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
-
-
-def init_m11_n(self, _f0, _f1):
-  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
-  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
 
 
 def init_m1_n(self, _f0):

@@ -10,24 +10,26 @@ from __future__ import annotations
 import sys
 
 from .cliutil import build_request, fail, print_findings, progress, reported
+from .options import MAX_OUTPUT_BYTES
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
-# The whole stream's budget (docs/budgets.md): a few KB of input can make 3 MiB per template, times every
-# service and object. Counted in characters; what goes over is not kept.
-MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
 
 
-def run(*, filename, presets, preset_set, kserve_config, namespace, system_namespace, output, strict,
-        owner_references, api_versions, kube_version, dra_api, quiet, kserve_version, output_dir, show_only,
-        runtimes, jobs, validate, gateway_pool_api="v1", cert_issuer=None, controller_objects=False,
-        allow_empty=False, max_output_bytes=MAX_OUTPUT_BYTES) -> None:
-    """Render the services of `filename` into stdout (or `output_dir`); `output` is "yaml" or "json".
+def run(**options) -> None:
+    """Render the services of the files into stdout (or `output_dir`): `options` are every option of
+    llmc.options.RENDER by name, e.g. `output` "yaml" or "json".
 
     Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
     """
     from .errors import ErrorList, LlmcError
-    from .pipeline import IsvcOutput, admit_request, compile_isvc
+    from .krm import render_config
+    from .options import RENDER
+    from .pipeline import run as run_pipeline
+
+    options = {o.name: o.default for o in RENDER} | options
+    output, strict, quiet, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
+        "output", "strict", "quiet", "output_dir", "show_only", "jobs", "max_output_bytes"))
 
     as_json = output == "json"
     sources: dict[str, str] = {}
@@ -36,44 +38,24 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
     if jobs < 0:
         fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
     with reported(sources):
-        request = build_request(
-            filename, presets, preset_set, kserve_config, namespace, system_namespace,
-            owner_references, api_versions, kube_version, dra_api, sources,
-            kserve_version=kserve_version, runtimes=runtimes, validate=validate,
-            gateway_pool_api=gateway_pool_api, cert_issuer=cert_issuer, controller_objects=controller_objects,
-            allow_empty=allow_empty,
-        )
+        request = build_request(render_config(options), sources)
 
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
     # errors on stderr and nothing on stdout, never half a stream.
-    errors: list = []
-    findings: list = []
     collected: list[dict] = []  # --show-only and --output-dir need every object
     spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
-    isvc_docs = None
-    isvc_output = IsvcOutput()
     try:
-        admission = admit_request(request)
+        compiled = run_pipeline(request, emit=writer.emit if writer is not None else list,
+                                write=writer.write if writer is not None else collected.extend, jobs=jobs, watch=_watched)
     except ErrorList as errs:
-        errors += errs.errors
-    else:
-        isvc_docs = admission.isvc_docs
-        _render_all(admission, writer, collected, findings, errors, jobs)
-    try:
-        isvc_output = compile_isvc(request, isvc_docs)
-    except ErrorList as errs:
-        errors += errs.errors
-    if errors:
-        from .pipeline import error_order
-
-        fail(sorted(errors, key=error_order), sources)
-    findings += isvc_output.findings
+        fail(errs.errors, sources)
+    findings = compiled.findings
     if writer is not None:
-        writer.add(isvc_output.objects)
+        writer.add(compiled.isvc.objects)
         writer.close()
-    objects = collected + isvc_output.objects
+    objects = collected + compiled.isvc.objects
     if show_only:
         from .outdir import select
 
@@ -81,7 +63,6 @@ def run(*, filename, presets, preset_set, kserve_config, namespace, system_names
             objects = select(objects, show_only)
         except LlmcError as err:
             fail([err], sources)
-    findings.sort()
     if not quiet and findings:
         print_findings(findings)
     failed = strict and any(f.severity == "warning" for f in findings)
@@ -153,46 +134,23 @@ class Spool:
             out.write(chunk)
 
 
-def _render_all(admission, writer, collected: list, findings: list, errors: list, jobs: int) -> None:
-    """Render every admitted service into `writer` (or `collected`), in output order; errors in input order.
-
-    After the first error nothing more is written, but every service is still rendered for its errors.
-    """
+def _watched(stream, count: int):
+    """The render stream under a progress bar; from GC_SERVICES services on, with the admitted data
+    frozen out of the cyclic collector: it lives until the end and holds no cycles, so the collector
+    need not scan it again and again (nor touch the pages forked workers share). A small run is over
+    before that pays (llmc.main keeps the collector off for it)."""
     import gc
 
-    from .stream import render_stream
-
-    # The admitted data, presets and schemas live until the end and hold no cycles: the cyclic
-    # collector need not scan them again and again (nor touch the pages forked workers share).
-    # A small run is over before that pays (llmc.main keeps the collector off for it).
-    batch = len(admission.services) >= GC_SERVICES
+    batch = count >= GC_SERVICES
     if batch:
         gc.collect()
         gc.freeze()
         gc.enable()
-    from .collisions import Owners
-
-    failed: list = []
-    emit = writer.emit if writer is not None else list
-    owners = Owners()  # two services rendering one object: an error (llmc.collisions)
-    by_order = {p.order: p for p in admission.services}
     try:
-        for rendered in progress(render_stream(admission, emit, jobs), len(admission.services)):
-            pending = by_order[rendered.order]
-            rendered.errors += owners.add(pending.key, pending.doc.locate(("metadata", "name")), rendered.identities)
-            if rendered.errors:
-                failed.append(rendered)
-            elif not failed:
-                if writer is not None:
-                    writer.write(rendered.payload)
-                else:
-                    collected += rendered.payload
-            findings += rendered.findings
+        yield from progress(stream, count)
     finally:
         if batch:
             gc.unfreeze()
-    for rendered in sorted(failed, key=lambda r: r.order):
-        errors += rendered.errors
 
 
 class _StreamWriter:

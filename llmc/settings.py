@@ -34,12 +34,6 @@ DEFAULT_STORAGE_INITIALIZER: dict[str, Any] = {
     "uidModelcar": 1010,
 }
 
-DEFAULT_CREDENTIALS: dict[str, Any] = {
-    "storageSpecSecretName": "storage-config",
-    "storageSecretNameAnnotation": "serving.kserve.io/storageSecretName",
-}
-
-
 @record(frozen=True)
 class Settings:
     """What the controller knows about the cluster, as far as rendering depends on it."""
@@ -47,7 +41,6 @@ class Settings:
     system_namespace: str = "kserve"
     ingress: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_INGRESS))
     storage_initializer: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_STORAGE_INITIALIZER))
-    credentials: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_CREDENTIALS))
     wva: dict[str, Any] = field(default_factory=dict)  # autoscaling-wva-controller-config
 
     @property
@@ -71,7 +64,6 @@ class Settings:
 _KEYS = {
     "ingress": "ingress",
     "storageInitializer": "storage_initializer",
-    "credentials": "credentials",
     "autoscaling-wva-controller-config": "wva",
 }
 

@@ -26,7 +26,7 @@ from typing import Any
 from .errors import LlmcError
 from .findings import Finding
 from .kinds import sort_objects
-from .pipeline import Admission, PendingService, render_pending
+from .pipeline import Admission, PendingService, ServiceOutput, render_pending
 from .record import field, record
 
 Emit = Callable[[list[dict[str, Any]]], Any]
@@ -44,6 +44,16 @@ class Rendered:
     findings: list[Finding] = field(default_factory=list)
     errors: list[LlmcError] = field(default_factory=list)
     identities: list = field(default_factory=list)  # llmc.collisions.identities of its objects
+    output: ServiceOutput | None = None  # kept only when there is no `emit` (rendered_services)
+
+
+def rendered_services(admission: Admission, emit: Emit | None, jobs: int = 1) -> Iterator[Rendered]:
+    """`render_stream`; without `emit`, in this process, each with its whole `output` and no payload."""
+    if emit is not None:
+        yield from render_stream(admission, emit, jobs)
+        return
+    for pending in admission.services:
+        yield _render_one(admission, pending, None)
 
 
 def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
@@ -124,11 +134,14 @@ def _render_batch(indexes: range) -> list[Rendered]:
     return [_render_one(admission, admission.services[i], emit) for i in indexes]
 
 
-def _render_one(admission: Admission, pending: PendingService, emit: Emit) -> Rendered:
+def _render_one(admission: Admission, pending: PendingService, emit: Emit | None) -> Rendered:
     output, errors = render_pending(admission, pending)
     if output is None:
         return Rendered(pending.order, None, errors=errors)
     from .collisions import identities
 
+    if emit is None:
+        return Rendered(pending.order, None, list(output.resolved.findings.items),
+                        identities=identities(output.objects), output=output)
     return Rendered(pending.order, emit(sort_objects(output.objects)), list(output.resolved.findings.items),
                     identities=identities(output.objects))

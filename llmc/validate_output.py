@@ -461,7 +461,7 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
         yield path + ("image",), "Required value"
     yield from _env_errors(ctr.get("env"), path + ("env",))
     resources = ctr.get("resources")
-    yield from _resource_errors(resources, path + ("resources",))
+    yield from resource_errors(resources, path + ("resources",))
     for i, claim in _named(resources.get("claims") if isinstance(resources, dict) else None):
         if claim.get("name") not in claims:
             yield path + ("resources", "claims", i, "name"), \
@@ -497,7 +497,7 @@ def _env_errors(env: Any, path: Path) -> Iterator[tuple[Path, str]]:
                 yield path + (i, "valueFrom"), "Invalid value: \"\": may not have more than one field specified at a time"
 
 
-def _resource_errors(resources: Any, path: Path) -> Iterator[tuple[Path, str]]:
+def resource_errors(resources: Any, path: Path) -> Iterator[tuple[Path, str]]:
     """`ValidateContainerResourceRequirements`: no negative quantity, and no request above its limit."""
     if not isinstance(resources, dict):
         return
@@ -606,12 +606,11 @@ def validate_objects(objects: Iterable[Mapping[str, Any]], kube_version: str | N
     return errors
 
 
-def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None,
-          service: Mapping[str, Any] | None = None) -> None:
+def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None, place=None) -> None:
     """Raise `ErrorList` (exit 1) when a rendered object would be rejected by a cluster of `kube_version`
     (None: by the API server's rules that hold in every version, see `object_errors`).
 
-    With the user's `service`, each error is placed at the input field that wrote the value (llmc.blame).
+    `place(obj, path)`: the input Location that wrote that field (llmc.blame), or None.
     """
     version = parse_version(kube_version) if kube_version is not None else None
     target = "the API server" if version is None else f"Kubernetes {version[0]}.{version[1]}"
@@ -619,11 +618,7 @@ def check(objects: Iterable[Mapping[str, Any]], kube_version: str | None,
     for obj in objects:
         for path, message in object_errors(obj, version):
             text = f"{describe(obj)}: {format_path(path) or '(object)'}: {message}"
-            location = None
-            if service is not None:
-                from .blame import input_path
-
-                location = Location(path=format_path(input_path(service, obj, path)))
+            location = place(obj, path) if place is not None else None
             hint = _hint(text)
             if location is not None and ": (object): no schema for " not in text:
                 hint = ("this field of the service writes the rejected value" if location.path != "metadata.name" else

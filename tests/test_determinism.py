@@ -89,7 +89,7 @@ def test_error_report_does_not_depend_on_file_order(tmp_path: Path) -> None:
     bad = []
     for i, text in enumerate([
         "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata: {name: a}\nspec: {replica: 1}\n",
-        "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata: {name: b}\nspec: {baseRefs: [{name: nope}]}\n",
+        "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata: {name: b}\nspec: {baseRefs: [{name: nope}], model: {uri: 5}}\n",
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 1, a: 2}\n",
     ]):
         bad.append(tmp_path / f"bad{i}.yaml")

@@ -77,7 +77,7 @@ def test_explain_json_for_the_managed_dra_example() -> None:
     doc = json.loads(result.stdout)
     assert doc["apiVersion"] == "llmc.dev/v1alpha1" and doc["kind"] == "Explanation"
     (svc,) = doc["services"]
-    assert list(svc) == ["name", "namespace", "appliedConfigs", "objects", "provenance", "findings", "prerequisites", "url"]
+    assert list(svc) == ["name", "namespace", "kind", "appliedConfigs", "objects", "provenance", "findings", "prerequisites", "url"]
     assert (svc["namespace"], svc["name"]) == ("inference", "mistral-dra")
     assert [c["name"] for c in svc["appliedConfigs"]][-1] == "kserve-config-llm-template"
     assert all(c["source"] == "Preset" and c["namespace"] == "kserve" for c in svc["appliedConfigs"])

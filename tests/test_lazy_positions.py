@@ -37,3 +37,25 @@ def test_lazy_positions_locate_like_eager_ones(path: Path) -> None:
         paths = {*e.positions, *e.key_positions, ("no", "such", 3)}
         assert [lz.locate(p) for p in paths] == [e.locate(p) for p in paths]
         assert [lz.locate_key(p) for p in paths] == [e.locate_key(p) for p in paths]
+
+
+def test_a_valid_batch_never_reads_position_tables(tmp_path: Path, monkeypatch) -> None:
+    """Positions are for errors: rendering valid services must not re-read their files for them (once per
+    service it cost a third of a batch)."""
+    import sys
+
+    from llmc.load import Document
+    from llmc.render_command import run
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import gen  # noqa: PLC0415  (bench/gen.py: the batch benchmark's services)
+
+    gen.write(tmp_path, 30, per_file=10)
+    calls = []
+    real = Document._tables
+    monkeypatch.setattr(Document, "_tables", lambda self: calls.append(self.file) or real(self))
+    monkeypatch.setattr(sys, "stdout", open(tmp_path / "out.yaml", "w"))
+    run(filename=[str(tmp_path)], quiet=True)
+    sys.stdout.close()
+    assert (tmp_path / "out.yaml").stat().st_size > 0
+    assert calls == []

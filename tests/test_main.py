@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from typer.main import get_command
 
 from llmc.cli import app
-from llmc.main import RENDER_OPTIONS, render_options
+from llmc.main import render_options
+from llmc.options import RENDER as RENDER_OPTIONS
 from llmc.render_command import Spool, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +34,7 @@ def _kind(param) -> object:
 
 
 def test_option_table_is_the_typer_commands() -> None:
-    ours = {name: (opts, kind, default) for name, opts, kind, default in RENDER_OPTIONS}
+    ours = {o.name: (o.flags, o.kind, o.default) for o in RENDER_OPTIONS}
     theirs = {}
     for param in RENDER.params:
         assert not param.secondary_opts and not param.envvar and not param.is_eager, param.name
@@ -56,7 +57,7 @@ def click_parse(argv: list[str]) -> dict | None:
 
 
 TOKENS = st.sampled_from([
-    *(opt for _, opts, _, _ in RENDER_OPTIONS for opt in opts),
+    *(opt for o in RENDER_OPTIONS for opt in o.flags),
     "--no-strict", "--help", "-h", "--", "-", "-qf", "-fx.yaml", "--filename=", "--filename=a.yaml", "--strict=1",
     "--output=json", "--output=xml", "-o=json", "--jobs=2", "--file", "--name", "render",
     "a.yaml", "yaml", "json", "master", "v0.20", "V0.20", "0", "3", "-2", " 7", "1_0", "99999999999999999999", "",

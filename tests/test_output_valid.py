@@ -105,6 +105,8 @@ def test_golden_output_is_valid(name: str) -> None:
     if result.code != 0:
         assert_rejected(result)
         return
+    if not result.stdout and "serving.kserve.io/stop" in (case / "input.yaml").read_text():
+        return  # a stopped service renders nothing
     assert_valid_stream(result.stdout, kube_version_of(args))
 
 

@@ -13,7 +13,7 @@ import yaml
 
 from llmc.emit import to_yaml
 from llmc.inputs import builtin_preset_files, read_documents
-from llmc.pipeline import Request, compile_request, ordered_objects
+from llmc.pipeline import Request, run
 from llmc.presets import DEFAULT_SET
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def test_streamed_output_is_the_whole_list_emit() -> None:
     sources: dict[str, str] = {}
     request = Request(read_documents(list(map(str, llmisvc)), sources),
                       read_documents(list(builtin_preset_files(DEFAULT_SET)), sources))
-    whole = to_yaml(ordered_objects(compile_request(request)))
+    whole = to_yaml(run(request).objects())
     streamed = _llmc("render", "-q", *_files(*llmisvc))
     assert streamed.returncode == 0, streamed.stderr
     assert streamed.stdout == whole

@@ -164,21 +164,6 @@ BYTES = slice_of(UINT8)
 # -- construction -----------------------------------------------------------
 
 
-def of(x: Any) -> Value:
-    """The Go value of a Python literal: bool, int (Go int), float (float64), complex, str."""
-    if isinstance(x, bool):
-        return Value(BOOL, x)
-    if isinstance(x, int):
-        return Value(INT, x)
-    if isinstance(x, float):
-        return Value(FLOAT64, x)
-    if isinstance(x, complex):
-        return Value(COMPLEX128, x)
-    if isinstance(x, str):
-        return Value(STRING, x)
-    raise TypeError(f"no Go value for {type(x).__name__}")
-
-
 def zero_payload(t: GoType) -> Any:
     k = t.kind
     if k == "bool":
