@@ -17,7 +17,7 @@ from .findings import Findings
 # a bare field chain such as {{ .Spec.Model.Name }} or {{- .ObjectMeta.Namespace -}}
 _BARE_CHAIN = re.compile(r"\{\{-?\s*((?:\.[A-Za-z_]\w*)+)\s*-?\}\}")
 _JSON_CHANGING = re.compile(r'["\\\x00-\x1f]')
-_SHELL_SAFE = re.compile(r"[A-Za-z0-9._/:@+=,%-]*")
+_SHELL_META = re.compile(r"[\s$`\"\\;&|<>()!*?\[\]{}~#']")
 _SCRIPT = re.compile(r"\n.*\b(?:exec|eval|vllm serve)\b", re.S)  # a multi-line shell script, as the presets' vLLM start
 
 
@@ -40,8 +40,8 @@ def splice_findings(config: dict[str, Any], service: dict[str, Any], findings: F
             if bad:
                 findings.add("LLMC005", path, f"{{{{ {chain} }}}} splices this value into the config's JSON text "
                              f"unescaped; its {_shown(bad)} change the JSON's structure (keys can be injected)")
-            if script and not _SHELL_SAFE.fullmatch(value):
-                chars = sorted(set(re.sub(r"[A-Za-z0-9._/:@+=,%-]", "", value)))
+            chars = sorted(set(_SHELL_META.findall(value))) if script else []
+            if chars:
                 findings.add("LLMC005", path, f"{{{{ {chain} }}}} reaches the vLLM start script, where its "
                              f"{_shown(chars)} are interpreted by the shell")
 

@@ -65,6 +65,11 @@ class _Guarded:
 
 
 def install() -> None:
+    """Guard the streams; stdout always writes UTF-8 (manifests are UTF-8 text whatever
+    PYTHONIOENCODING or the locale say, so no character can fail halfway through the output)."""
+    if sys.stdout is not None and hasattr(sys.stdout, "reconfigure") and \
+            (sys.stdout.encoding or "").lower().replace("-", "").replace("_", "") != "utf8":
+        sys.stdout.reconfigure(encoding="utf-8")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")
     if not isinstance(sys.stdout, _Guarded):
