@@ -55,6 +55,6 @@ def confined_files(paths: tuple[str, ...] | list[str], roots: tuple[Path, ...], 
         for name in expand([raw]):
             resolved = confine(name, roots, base, what)
             if not resolved.is_file():  # a FIFO or device would block or never end; git holds neither
-                raise LlmcError(f"not a regular file or folder ({what})", Location(name), exit_code=2)
+                raise LlmcError(f"not a regular file or folder: {name}", Location(what), exit_code=2)
             out.append(name)
     return tuple(dict.fromkeys(out))
