@@ -395,3 +395,19 @@ def test_sigterm_to_render_j2_leaves_no_workers(tmp_path: Path) -> None:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
         proc.stdout.close()
+
+
+def test_budgets_doc_lists_every_budget_with_its_default() -> None:
+    from llmc.gotemplate.exec import MAX_CALLS, MAX_RANGE_ITERATIONS, MAX_WORK_BYTES
+    from llmc.load import MAX_FILE_BYTES
+    from llmc.report import EXCERPT_WIDTH, MAX_ERRORS
+
+    text = (ROOT / "docs" / "budgets.md").read_text()
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| ") and line.count("|") > 3}
+    for budget in ("iterations", "calls", "work", "value size", "output size", "input size", "errors shown", "excerpt width"):
+        assert budget in rows, budget
+    assert f"{MAX_RANGE_ITERATIONS:,}" in rows["iterations"] and f"{MAX_CALLS:,}" in rows["calls"]
+    assert str(MAX_WORK_BYTES) in rows["work"] and str(MAX_FILE_BYTES) in rows["input size"]
+    assert str(MAX_ERRORS) in rows["errors shown"] and "LLMC_MAX_ERRORS" in rows["errors shown"]
+    assert str(EXCERPT_WIDTH) in rows["excerpt width"]
+    assert "--max-output-bytes" in text
