@@ -19,9 +19,13 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
             out.append(raw)
             continue
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as exc:  # a name too long, a loop of symlinks
+            raise LlmcError(f"cannot read: {exc.strerror}", Location(raw[:200]), exit_code=2) from None
+        if is_dir:
             out += [str(p) for p in walk(path, skipped)]
-        elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
+        elif exists:  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError("no such file or directory", Location(raw), exit_code=2)
