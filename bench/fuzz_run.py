@@ -21,6 +21,7 @@ import argparse
 import collections
 import re
 import resource
+import signal
 import sys
 import time
 from pathlib import Path
@@ -71,10 +72,19 @@ def main(argv: list[str] | None = None) -> int:
         if done % 500 == 0:
             print(f"  {done} cases, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
 
-    run()
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # a background job ignores SIGINT
+    interrupted = False
+    try:
+        run()
+    except KeyboardInterrupt:  # SIGINT or SIGTERM: the summary of the cases done so far
+        interrupted = True
     elapsed = time.perf_counter() - start
     total = sum(counts.values())
-    print(f"{total} cases in {elapsed:.0f} s ({1000 * elapsed / max(total, 1):.0f} ms per case)")
+    print(f"{total} cases in {elapsed:.0f} s ({1000 * elapsed / max(total, 1):.0f} ms per case)"
+          + (" (interrupted)" if interrupted else ""))
     for kind in ("ok", "rejected", *BUGS):
         print(f"  {kind:15} {counts[kind]}")
     for (kind, detail), cases in sorted(bugs.items(), key=lambda item: -len(item[1])):
