@@ -109,6 +109,8 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
 
 
+ROUTED = "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmetadata: {{name: {name}, namespace: {namespace}}}\n" \
+    "spec:\n  model: {{uri: hf://org/model}}\n  router: {{gateway: {{}}, route: {{}}, scheduler: {{}}}}\n"
 INJECTION = 'x"],"securityContext":{"privileged":true,"runAsUser":0},"args":["'
 LONE_SURROGATE_JSON = json.dumps(yaml.safe_load(service())).replace('"org/model"', '"a\\ud800b"')
 NESTING = "{{ printf `%c` 34 }},{{ range 100000 }}[{{ end }}{{ range 100000 }}]{{ end }},{{ printf `%c` 34 }}"
@@ -143,6 +145,10 @@ CASES: dict[str, Case] = {
     # Duplicates
     "duplicate-service": Case({"a.yaml": service(), "b.yaml": service()}, ["render", "-f", "a.yaml", "-f", "b.yaml"], 1,
                               ["a.yaml:4:", "b.yaml"]),
+    "colliding-children": Case({"a.yaml": ROUTED.format(name="b-c", namespace="a") + "---\n"
+                                          + ROUTED.format(name="c", namespace="a-b")},
+                               ["render", "-f", "a.yaml"], 1, ["ClusterRoleBinding.rbac.authorization.k8s.io a-b-c-epp-auth-rb"
+                                                               " is rendered by both"]),
     # Crashes
     "invalid-utf8-stdin": Case({}, ["render", "-f", "-"], 1, ["<stdin>:9:15: not UTF-8 text: byte 0xff"],
                                stdin=service(model="org/\xff").encode("latin-1")),
@@ -166,6 +172,8 @@ CASES: dict[str, Case] = {
     # Wrong output or message
     "negative-memory": Case({"svc.yaml": service(extra="        resources: {limits: {memory: '-1'}}\n")},
                             ["render", "-f", "svc.yaml"], 1, ["svc.yaml:", "must be greater than or equal to 0"]),
+    "negative-cpu": Case({"svc.yaml": service(extra="        resources: {requests: {cpu: -100m}}\n")},
+                         ["render", "-f", "svc.yaml"], 1, ["svc.yaml:", "Invalid value: \"-100m\": must be greater than or equal to 0"]),
     "pvc-backstep": Case({"svc.yaml": service(uri="pvc://claim/../etc")}, ["render", "-f", "svc.yaml"], 1,
                          ["svc.yaml:8:10: spec.model.uri:", "subPath: Invalid value: \"../etc\": must not contain '..'"]),
     "pvc-absolute": Case({"svc.yaml": service(uri="pvc://claim//abs")}, ["render", "-f", "svc.yaml", "--validate"], 1,
