@@ -216,8 +216,8 @@ def gitops_cases(draw) -> HostileCase:
 # --------------------------------------------------------------------------- outcomes
 
 
-def hostile_outcome(case: HostileCase | Case) -> Outcome:
-    """`outcome` for the new classes: a refusal must be clean, no run may be slow or show MARKER."""
+def hostile_outcome(case: HostileCase | Case, slow: float = SLOW_SECONDS) -> Outcome:
+    """`outcome` for the new classes: a refusal must be clean, no run may take over `slow` seconds or show MARKER."""
     start = time.perf_counter()
     if isinstance(case, Case):
         result = outcome(case)
@@ -238,7 +238,7 @@ def hostile_outcome(case: HostileCase | Case) -> Outcome:
             result = Outcome("bad-rejection", f"exit {run.code}, stdout {len(run.stdout)} chars, "
                                               f"stderr {run.stderr[:200]!r}", run)
     seconds = time.perf_counter() - start
-    if seconds > SLOW_SECONDS and result.kind in ("ok", "rejected"):
+    if seconds > slow and result.kind in ("ok", "rejected"):
         return Outcome("slow", f"{getattr(case, 'kind', 'mutation')} case took {seconds:.0f} s", result.run)
     return result
 

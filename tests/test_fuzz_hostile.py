@@ -15,8 +15,12 @@ def rendered_bases():
     return bases()
 
 
+# A hang, not a busy machine: a case alone takes at most about 15 s (bench/fuzz_run.py holds them to 30 s).
+HANG_SECONDS = 120.0
+
+
 def _check(case) -> None:
-    result = hostile_outcome(case)
+    result = hostile_outcome(case, slow=HANG_SECONDS)
     assert result.kind in ("ok", "rejected"), (f"{result.kind}: {result.detail[:500]}\n{case.reproducer()[:2000]}\n"
                                                f"--- stderr:\n{result.run.stderr[-2000:] if result.run else ''}")
 
