@@ -1,7 +1,8 @@
 """llmc: an offline compiler for KServe LLMInferenceService objects.
 
-The pipeline is load -> resolve -> render -> emit; every stage is a pure function
-and only the CLI touches files, the environment and the terminal.
+The pipeline is read -> load -> admit -> resolve -> render -> check -> order/emit
+(llmc.pipeline.run, docs/architecture.md); only the command line touches files, the
+environment and the terminal.
 """
 
 __version__ = "0.1.0"

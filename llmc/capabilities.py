@@ -15,7 +15,30 @@ from __future__ import annotations
 import re
 
 from .errors import LlmcError
-from .render.context import Capabilities
+from .record import record
+
+@record(frozen=True)
+class Capabilities:
+    """The cluster APIs llmc may assume (like helm's --api-versions / --kube-version)."""
+
+    api_versions: frozenset[str] = frozenset(
+        {
+            "gateway.networking.k8s.io/v1",
+            "inference.networking.k8s.io/v1",
+            "leaderworkerset.x-k8s.io/v1",
+            "resource.k8s.io/v1",
+            "keda.sh/v1alpha1",
+            "cert-manager.io/v1",
+        }
+    )
+    kube_version: str = "1.34.0"
+
+    def has(self, group_version: str, kind: str | None = None) -> bool:
+        if kind is not None and f"{group_version}/{kind}" in self.api_versions:
+            return True
+        return group_version in self.api_versions
+
+
 
 DRA_APIS = ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1")
 # The minor version that first serves each DRA API.

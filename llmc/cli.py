@@ -48,11 +48,15 @@ app.add_typer(presets_app, name="presets")
 
 
 class KServeVersion(str, Enum):
+    """Whose controller behaviour `--kserve-version` reproduces."""
+
     master = "master"
     v020 = "v0.20"
 
 
 class Output(str, Enum):
+    """The output format of `render` and `convert`."""
+
     yaml = "yaml"
     json = "json"
 
@@ -104,6 +108,8 @@ FilesOpt = option_annotation(BY_NAME["filename"])
 
 
 class DiffOutput(str, Enum):
+    """The report format of `diff`: text for people, json for tools."""
+
     text = "text"
     json = "json"
 
@@ -112,44 +118,34 @@ class DiffOutput(str, Enum):
 def diff(
     paths: Annotated[Optional[list[str]], typer.Argument(help="Manifest sets: file, folder or - (stdin).")] = None,
     render_input: Annotated[Optional[list[str]], typer.Option("--render", help="A side rendered by llmc from these service files. Repeatable.")] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Field path to skip, e.g. metadata.labels. Repeatable.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="[KIND:]FIELD glob to skip, e.g. metadata.labels or 'Deployment:spec.template.metadata.annotations.*'. Repeatable; a rule that matches nothing is reported.")] = None,
     output: Annotated[DiffOutput, typer.Option("-o", "--output", help="text for people, json for tools.")] = DiffOutput.text,
     namespace: Annotated[str, typer.Option("-n", "--namespace", help="Namespace for namespaced objects without one.")] = "default",
     presets: Annotated[Optional[list[str]], typer.Option("--presets", help="With --render: preset folder or file.")] = None,
-    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help="With --render: built-in preset set.")] = None,
+    preset_set: Annotated[Optional[str], typer.Option("--preset-set", help=f"With --render: built-in preset set (default: {DEFAULT_SET}).")] = None,
+    kserve_version: Annotated[Optional[KServeVersion], typer.Option("--kserve-version", help="With --render: controller behaviour to reproduce (default: the preset set's).")] = None,
     kserve_config: Annotated[Optional[str], typer.Option("--kserve-config", help="With --render: KServe ConfigMap.")] = None,
+    against_presets: Annotated[Optional[list[str]], typer.Option("--against-presets", help="Upgrade preview: render --render again with this preset folder or file and diff the two. Repeatable.")] = None,
+    against_preset_set: Annotated[Optional[str], typer.Option("--against-preset-set", help="Upgrade preview: render --render again with this built-in preset set and diff the two.")] = None,
+    against_kserve_version: Annotated[Optional[KServeVersion], typer.Option("--against-kserve-version", help="Upgrade preview: render --render again reproducing this controller version and diff the two.")] = None,
 ) -> None:
-    """Compare two manifest sets by meaning. Exit 0 when equal, 1 when different, 2 on error."""
-    import json as _json
+    """Compare two manifest sets by meaning. Exit 0 when equal, 1 when different, 2 on error.
 
-    from .diff import diff_sets, format_report
-    from .errors import LlmcError
-    from .inputs import read_documents
+    llmc diff --render svc.yaml --preset-set kserve-v0.20 --against-preset-set kserve-master
+    shows what changes in the cluster when KServe is upgraded.
+    """
+    from .diff_command import Side, run
 
-    sources: dict[str, str] = {}
-    sides: list[tuple[str, list[dict]]] = []
-    with reported(sources, exit_code=2):
-        for path in paths or []:
-            sides.append((path, [d.obj for d in read_documents([path], sources)]))
-        if render_input:
-            from .pipeline import run
-
-            from .krm import RenderConfig
-
-            request = build_request(RenderConfig(files=tuple(render_input), presets=tuple(presets or ()),
-                                                 preset_set=preset_set, kserve_config=kserve_config,
-                                                 namespace=namespace, dra_api="resource.k8s.io/v1"), sources)
-            rendered = run(request).objects()
-            sides.append(("llmc render", rendered))
-        if len(sides) != 2:
-            raise LlmcError(f"diff needs two sides, got {len(sides)}", hint="llmc diff A B, or llmc diff A --render SVC.yaml", exit_code=2)
-    (left_label, left), (right_label, right) = sides
-    report = diff_sets(left, right, tuple(ignore or ()), namespace)
-    if output is DiffOutput.json:
-        sys.stdout.write(_json.dumps(report.as_dict(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(format_report(report, left_label, right_label))
-    raise typer.Exit(0 if report.same else 1)
+    base = Side(presets, preset_set, kserve_version.value if kserve_version else None)
+    against = None
+    if against_presets or against_preset_set or against_kserve_version:
+        against = Side(
+            against_presets or (presets if not against_preset_set else None),
+            against_preset_set or (preset_set if not against_presets else None),
+            against_kserve_version.value if against_kserve_version else base.kserve_version,
+        )
+    code = run(paths or [], render_input or [], tuple(ignore or ()), output.value, namespace, kserve_config, base, against)
+    raise typer.Exit(code)
 
 
 @presets_app.command("list")

@@ -20,7 +20,7 @@ METAVARS = {
     "namespace": "NAME", "system_namespace": "NAME", "preset_set": "SET", "kube_version": "VERSION",
     "api_versions": "GROUP/VERSION", "dra_api": "GROUP/VERSION", "gateway_pool_api": "VERSION",
     "cert_issuer": "KIND/NAME", "show_only": "KIND/NAME", "jobs": "N", "ignore": "RULE",
-    "render_input": "PATH", "against_preset_set": "SET", "allow": "CODE", "deny": "CODE",
+    "render_input": "PATH", "against_preset_set": "SET", "against_presets": "PATH", "allow": "CODE", "deny": "CODE",
 }
 
 

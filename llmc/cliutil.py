@@ -26,10 +26,12 @@ _RICH_REWRITES = re.compile(r"[\t\x07\x08\x0b\x0c\r]|:\S*:")
 
 
 def print_findings(findings) -> None:
-    """Findings on stderr, one a line; through rich (colours) only on a terminal or for text rich would rewrite."""
-    from .report import format_finding
+    """Findings on stderr, one a line (repeated notes grouped, `report.format_findings`); through rich
+    (colours) only on a terminal or for text rich would rewrite."""
+    from .report import format_findings
 
-    lines = [format_finding(f) for f in findings]
+    formatted = format_findings(findings)
+    lines = [line for _, line in formatted]
     try:
         terminal = sys.stderr.isatty()
     except ValueError:  # a closed stream
@@ -38,9 +40,31 @@ def print_findings(findings) -> None:
         sys.stderr.write("".join(line + "\n" for line in lines))
         return
     console = stderr_console()
-    for finding, line in zip(findings, lines):
-        style = ("yellow" if finding.severity == "warning" else "cyan") if console.is_terminal else None
+    for severity, line in formatted:
+        style = ("yellow" if severity == "warning" else "cyan") if console.is_terminal else None
         console.print(line, markup=False, style=style, soft_wrap=True)
+
+
+def findings_policy(config):
+    """The findings policy of a `krm.RenderConfig` (strict, allow, deny); unknown codes raise ErrorList (exit 2)."""
+    from .findings import policy
+
+    return policy(config.strict, config.allow, config.deny)
+
+
+def report_findings(findings, policy, quiet: bool = False) -> bool:
+    """Print the findings `policy` shows (unless `quiet`); True when the policy fails the run, which
+    is then said on a last line (even with `quiet`: an exit 1 must not be silent)."""
+    if not quiet:
+        shown = policy.shown(findings)
+        if shown:
+            print_findings(shown)
+    failing = policy.failing(findings)
+    if failing:
+        reasons = {f.code: "--deny" if policy.denied(f) else "--strict" for f in failing}
+        sys.stderr.write("error: findings fail the run: "
+                         + ", ".join(f"{code} ({why})" for code, why in sorted(reasons.items())) + "\n")
+    return bool(failing)
 
 
 def fail(errors, sources: dict[str, str]):
@@ -103,10 +127,13 @@ def _with_bar(items, total: int, console):
             bar.advance(task)
 
 
-def build_request(config, sources, documents=()):
+def build_request(config, sources, documents=(), skipped=None):
     """The pipeline's Request from a `krm.RenderConfig`: every input file read, nothing admitted yet.
 
-    `documents`: inputs already read (pre-commit files, KRM items, an Argo CD folder), before the config's files."""
+    `documents`: objects already read (pre-commit files, KRM items, an Argo CD folder), before the config's
+    files. All of them go through `krm.partition`: the objects llmc does not render away are the request's
+    `passthrough`, which the commands write before the rendered objects. `skipped` receives the files
+    the folders' walk skipped (`appfolder.walk`)."""
     from .errors import LlmcError
     from .inputs import builtin_preset_files, read_documents
     from .pipeline import Request
@@ -119,6 +146,14 @@ def build_request(config, sources, documents=()):
     if config.presets and config.preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
     _check_namespace(config.namespace)
+    if config.validate:  # a version without schemas is a usage error of --kube-version, before any file
+        from .validate_output import parse_version
+
+        try:
+            parse_version(kube_version_text(config.kube_version) if config.kube_version else DEFAULT_KUBE_VERSION)
+        except LlmcError as err:
+            err.message = f"--validate --kube-version {config.kube_version}: {err.message}"
+            raise
     caps = capabilities(list(config.api_versions) or None, config.kube_version, complete=config.complete_api_versions)
     options = RenderOptions(
         owner_references=config.owner_references, dra_api=choose_dra_api(caps, config.dra_api), capabilities=caps,
@@ -126,7 +161,9 @@ def build_request(config, sources, documents=()):
         controller_objects=config.controller_objects,
         schema_version=(kube_version_text(config.kube_version) if config.kube_version else DEFAULT_KUBE_VERSION) if config.validate else None,
     )
-    inputs = [*documents, *read_documents(list(config.files), sources)]
+    from .krm import partition
+
+    inputs, passthrough = partition([*documents, *read_documents(list(config.files), sources, skipped=skipped)])
     admitted_presets = None
     if config.presets:
         preset_docs = read_documents(list(config.presets), sources)
@@ -145,7 +182,7 @@ def build_request(config, sources, documents=()):
         docs = read_documents([config.kserve_config], sources)
         if len(docs) != 1:
             raise LlmcError("--kserve-config must hold exactly one ConfigMap", exit_code=2)
-        settings = settings_from_configmap(docs[0].obj, docs[0].file, config.system_namespace)
+        settings = settings_from_configmap(docs[0].obj, docs[0].file, config.system_namespace, docs[0].locate)
         if isvc_inputs:
             from .isvc.config import IsvcConfig
 
@@ -158,7 +195,7 @@ def build_request(config, sources, documents=()):
     version = config.kserve_version or ("v0.20" if set_name == "kserve-v0.20" else "master")
     return Request(inputs, preset_docs, settings, options, config.namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
-                   require_services=not config.allow_empty)
+                   require_services=not config.allow_empty, passthrough=passthrough)
 
 
 def _check_namespace(namespace: str | None) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .jsoncopy import copy_json
-from .schema import go_json
+from .go.json import marshal as go_json
 
 V1ALPHA1 = "serving.kserve.io/v1alpha1"
 V1ALPHA2 = "serving.kserve.io/v1alpha2"

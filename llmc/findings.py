@@ -1,7 +1,7 @@
 """Findings: what the controller would do silently that a reviewer should know.
 
-A finding is not an error: rendering goes on. `--strict` turns any finding into a
-non-zero exit. Every code is listed in CODES with a one-line title and documented
+A finding is not an error: rendering goes on. `--strict` turns any warning into a
+non-zero exit; `--allow CODE` and `--deny CODE` (`Policy`) adjust that per code. Every code is listed in CODES with a one-line title and documented
 in docs/findings.md; codes are stable once released.
 """
 
@@ -92,3 +92,80 @@ class Findings:
         finding = Finding(self.service, code, path, message)
         if finding not in self.items:
             self.items.append(finding)
+
+
+@record(frozen=True)
+class Policy:
+    """Which findings are printed and which fail the run: the same for every command (render, check,
+    the kustomize plugin, krm, argocd-generate).
+
+    `allow`: codes (or globs such as `LLMC1*`) that are dropped and never fail; `deny`: codes that fail
+    the run even without `strict`, notes included. A code matched by both is denied: the explicit
+    failure wins, so `--allow 'LLMC1*' --deny LLMC104` reads as written. `strict`: every other warning
+    fails. Build it with `policy`, which checks the patterns.
+    """
+
+    strict: bool = False
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+    def denied(self, finding: Finding) -> bool:
+        return _matches(finding.code, self.deny)
+
+    def allowed(self, finding: Finding) -> bool:
+        return not self.denied(finding) and _matches(finding.code, self.allow)
+
+    def shown(self, findings: list[Finding]) -> list[Finding]:
+        """The findings to report: all but the allowed ones."""
+        return [f for f in findings if not self.allowed(f)] if self.allow else list(findings)
+
+    def failing(self, findings: list[Finding]) -> list[Finding]:
+        """The findings that make the run fail."""
+        return [f for f in findings
+                if self.denied(f) or (self.strict and f.severity == "warning" and not self.allowed(f))]
+
+
+def _matches(code: str, patterns: tuple[str, ...]) -> bool:
+    if not patterns:
+        return False
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(code, p) for p in patterns)
+
+
+def policy(strict: bool = False, allow=(), deny=()) -> Policy:
+    """A Policy; every --allow/--deny value must be a known code or a glob matching one (exit 2 otherwise,
+    with a did-you-mean): a misspelt code would silently allow or deny nothing."""
+    from .errors import ErrorList
+
+    errors = [_unknown_code(flag, pattern) for flag, patterns in (("--allow", allow), ("--deny", deny))
+              for pattern in patterns if not any(_matches(code, (pattern,)) for code in CODES)]
+    if errors:
+        raise ErrorList(errors)
+    return Policy(strict, tuple(allow), tuple(deny))
+
+
+def _unknown_code(flag: str, pattern: str):
+    from .errors import LlmcError
+
+    close = closest_code(pattern)
+    hint = f"did you mean {close}?" if close else "codes are LLMC001 to LLMC413 (docs/findings.md); globs such as LLMC1* match several"
+    return LlmcError(f"{flag} {pattern}: no finding has this code", hint=hint, exit_code=2)
+
+
+def closest_code(text: str) -> str | None:
+    """The code `text` most likely misspells (case, a letter O for a zero, one or two digits off), or None.
+
+    Edit distance rather than difflib's ratio, which prefers LLMC411 to LLMC101 for LLMC1O1."""
+    wanted = text.upper().replace("O", "0")
+    best = min(CODES, key=lambda code: _distance(wanted, code))  # ties: the first code in table order
+    return best if _distance(wanted, best) <= 2 else None
+
+
+def _distance(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .cli import FilesOpt, KServeVersion, app, option_annotation
-from .cliutil import build_request, fail, print_findings, reported, stderr_console
+from .cliutil import build_request, fail, findings_policy, report_findings, reported, stderr_console
 from .krm import FIELDS, RenderConfig
 from .options import BY_NAME
 from .record import replace
@@ -34,6 +34,8 @@ KubeVersionOpt = option_annotation(BY_NAME["kube_version"])
 DraApiOpt = option_annotation(BY_NAME["dra_api"])
 KserveVersionOpt = option_annotation(BY_NAME["kserve_version"])
 StrictOpt = option_annotation(BY_NAME["strict"])
+AllowOpt = option_annotation(BY_NAME["allow"])
+DenyOpt = option_annotation(BY_NAME["deny"])
 AllowEmptyOpt = option_annotation(BY_NAME["allow_empty"])
 
 # ARGOCD_ENV_LLMC_<NAME> -> LLMRender key
@@ -42,6 +44,8 @@ ARGOCD_KEYS = {attr.upper(): key for key, (attr, _) in FIELDS.items()}  # e.g. P
 
 
 class ExplainOutput(str, Enum):
+    """The format of `explain`: text for people, json for tools."""
+
     text = "text"
     json = "json"
 
@@ -72,15 +76,9 @@ def _confined(config: RenderConfig) -> RenderConfig:
                    presets=confined_files(config.presets, roots, base, "presets"), kserve_config=kserve)
 
 
-def _has_warnings(findings) -> bool:
-    return any(f.severity == "warning" for f in findings)
-
-
-def _report_findings(compiled, strict: bool) -> None:
-    """Findings on stderr; with `strict`, exit 1 when any is a warning (notes never fail)."""
-    findings = compiled.findings
-    print_findings(findings)
-    if strict and _has_warnings(findings):
+def _report_findings(compiled, policy) -> None:
+    """Findings on stderr, as `policy` (llmc.findings.Policy) has them; exit 1 when it fails the run."""
+    if report_findings(compiled.findings, policy):
         raise typer.Exit(1)
 
 
@@ -145,9 +143,10 @@ def kustomize_plugin(
         if len(docs) != 1:
             raise LlmcError(f"the plugin config must be one object, found {len(docs)}")
         config = parse_config(docs[0].obj, docs[0])
-        _, compiled = _compile(config, sources, confined=True)
-    _report_findings(compiled, config.strict)
-    sys.stdout.write(to_yaml(compiled.objects()))
+        policy = findings_policy(config)
+        request, compiled = _compile(config, sources, confined=True)
+    _report_findings(compiled, policy)
+    sys.stdout.write(to_yaml([*request.passthrough_objects(), *compiled.objects()]))
 
 
 # --------------------------------------------------------------------------- KRM function
@@ -158,7 +157,8 @@ def krm() -> None:
     """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
 
     LLMInferenceService(Config), InferenceService and ServingRuntime items are replaced by what they render to,
-    ConfigMaps are read and kept, other items pass through; errors and findings
+    ConfigMaps, Gateways, HTTPRoutes and Services are read and kept, other items pass through (kept items
+    first, in kind order; llmc.krm.partition); errors and findings
     become `results`; exit 1 on error.
     """
     import yaml
@@ -167,7 +167,7 @@ def krm() -> None:
     from .errors import ErrorList, LlmcError
     from .krm import (
         RESOURCE_LIST_APIS, RESOURCE_LIST_KIND, error_result, finding_result, item_documents, item_label,
-        parse_config, partition, resource_list,
+        parse_config, resource_list,
     )
     from .load import load_text
 
@@ -201,20 +201,18 @@ def krm() -> None:
         items = [d.obj for d in docs]
         fn_config = envelope.get("functionConfig")
         config = parse_config(_plain(fn_config) if fn_config is not None else None)
-        inputs, kept = partition(item_documents(docs))
-        _, compiled = _compile(config, sources, inputs, confined=True)
+        policy = findings_policy(config)
+        request, compiled = _compile(config, sources, item_documents(docs), confined=True)
     except ErrorList as errs:
         fail_with_results(errs.errors)
     except LlmcError as err:
         fail_with_results([err])
-    findings = compiled.findings
     services = {out.key: out.resolved.service for out in compiled.outputs}
-    results = [finding_result(f, services.get(f.service)) for f in findings]
-    if config.strict and _has_warnings(findings):
+    results = [finding_result(f, services.get(f.service)) for f in policy.shown(compiled.findings)]
+    if policy.failing(compiled.findings):
         sys.stdout.write(to_yaml([resource_list(items, results, api_version)]))
         raise typer.Exit(1)
-    rendered = compiled.objects()
-    sys.stdout.write(to_yaml([resource_list([*kept, *rendered], results, api_version)]))
+    sys.stdout.write(to_yaml([resource_list([*request.passthrough_objects(), *compiled.objects()], results, api_version)]))
 
 
 def _plain(value: Any) -> Any:
@@ -236,24 +234,22 @@ def argocd_generate() -> None:
     """
     from .emit import to_yaml
     from .inputs import read_documents
-    from .kinds import sort_objects
-    from .krm import partition
 
     sources: dict[str, str] = {}
     root = Path.cwd().resolve()
     with reported(sources):
         config = argocd_config(dict(os.environ))
         config = _confined(config)
+        policy = findings_policy(config)
         excluded = {(root / p).resolve() for p in (*config.presets, *([config.kserve_config] if config.kserve_config else []))}
         files = [f for f in _app_files(root, config.files or (".",)) if f not in excluded]
         docs = read_documents([str(f.relative_to(root)) for f in files], sources) if files else []
-        inputs, kept = partition(docs)
-        _, compiled = _compile(replace(config, files=()), sources, inputs)
-    _report_findings(compiled, config.strict)
-    objects = [*sort_objects(kept), *compiled.objects()]
-    text = to_yaml(objects)
+        request, compiled = _compile(replace(config, files=()), sources, docs)
+    _report_findings(compiled, policy)
+    kept, rendered = request.passthrough_objects(), compiled.objects()
+    text = to_yaml([*kept, *rendered])
     sys.stderr.write(
-        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(objects) - len(kept)} object(s); "
+        f"llmc: rendered {len(compiled.outputs) + compiled.isvc.services} service(s) from {len(files)} file(s) into {len(rendered)} object(s); "
         f"{len(kept)} other object(s) passed through\n"
     )
     sys.stdout.write(text)
@@ -335,25 +331,28 @@ def check(
     namespace: NamespaceOpt = "default",
     kserve_version: KserveVersionOpt = None,
     strict: StrictOpt = False,
+    allow: AllowOpt = None,
+    deny: DenyOpt = None,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help="Pass when no file mentions a service (the pre-commit hook sets it: a commit may touch none).")] = False,
 ) -> None:
-    """Render the services in PATHS and discard the output: exit 1 on invalid input (or warnings with --strict).
+    """Render the services in PATHS and discard the output: exit 1 on invalid input (or on findings: warnings with --strict, --deny CODE).
 
     Made for pre-commit, which passes every changed file: files that never
     mention LLMInferenceService or InferenceService are skipped, other objects in the files are
     ignored, ConfigMaps are read (a scheduler config.ref may name them).
     """
     from .inputs import read_documents
-    from .krm import partition
 
     sources: dict[str, str] = {}
     with reported(sources):
-        inputs, _ = partition(read_documents(paths or [], sources, mentioning="InferenceService"))
+        inputs = read_documents(paths or [], sources, mentioning="InferenceService")
         config = RenderConfig(files=tuple(filename or ()), presets=tuple(presets or ()), preset_set=preset_set,
                               kserve_config=kserve_config, namespace=namespace, strict=strict,
+                              allow=tuple(allow or ()), deny=tuple(deny or ()),
                               kserve_version=kserve_version.value if kserve_version else None, allow_empty=allow_empty)
+        policy = findings_policy(config)
         _, compiled = _compile(config, sources, inputs)
-    _report_findings(compiled, strict)
+    _report_findings(compiled, policy)
 
 
 # --------------------------------------------------------------------------- schema
@@ -361,20 +360,20 @@ def check(
 
 @app.command()
 def schema(
-    out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform: {kind}-{group}-{version}.json per kind.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform, inputs and rendered custom resources: GROUP/KIND_VERSION.json per kind.")] = None,
     single: Annotated[Optional[str], typer.Option("--single", help="One file for yaml-language-server's $schema (all kinds). - for stdout.")] = None,
 ) -> None:
-    """Write JSON Schemas for LLMInferenceService and LLMInferenceServiceConfig (the single file on stdout by default)."""
+    """Write JSON Schemas of llmc's inputs (v1alpha1, v1alpha2) and, with --out, its custom resources (the single file on stdout by default)."""
     from .errors import LlmcError
     from .resources import data_dir
-    from .schema_export import KINDS, crd_file, kubeconform_files, single_file
+    from .schema_export import KINDS, OUTPUT_KINDS, crd_file, kubeconform_files, single_file
 
-    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS)}
+    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS + OUTPUT_KINDS)}
     try:
         if out is not None:
             folder = Path(out)
-            folder.mkdir(parents=True, exist_ok=True)
             for name, content in kubeconform_files(crds).items():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 _write_json(folder / name, content)
                 sys.stderr.write(f"wrote {folder / name}\n")
         if single not in (None, "-"):

@@ -1,8 +1,8 @@
 """The Go type model of `LLMInferenceServiceSpec`, and projection of a spec onto it.
 
 The KServe controller never merges YAML: every spec is decoded into Go structs and
-re-encoded with `encoding/json` before and after each strategic merge (reference 01
-§3.1-§3.2). That round trip drops unknown fields, drops `omitempty` zero values,
+re-encoded with `encoding/json` before and after each strategic merge (`mergeSpecs`,
+llmisvc/config_merge.go). That round trip drops unknown fields, drops `omitempty` zero values,
 materialises fields without `omitempty` (`model.uri: ""`, `containers: null`, probe
 `port: 0`, `grpc.service: null`), canonicalises Quantities and sorts map keys. llmc
 reproduces it with this model:
@@ -1294,7 +1294,7 @@ def project(spec: dict[str, Any] | None, *, overlay: bool = False) -> dict[str, 
     maps are sorted. `overlay=True` also applies `LLMInferenceServiceSpec.SetDefaults`
     (DEF): the five pod specs of `SET_DEFAULTS_PATHS` get `containers: []` when
     present without containers, so that merging them keeps the lower layer's
-    containers (reference 01 §3.1 step 2; not `router.scheduler.tokenizer.template`).
+    containers (`mergeSpecs` in llmisvc/config_merge.go; not `router.scheduler.tokenizer.template`).
 
     Type mismatches raise LlmcError with Go's decoder message.
     """

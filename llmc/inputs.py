@@ -76,15 +76,17 @@ def decode_utf8(data: bytes, label: str) -> str:
         ) from None
 
 
-def read_documents(paths: list[str], sources: dict[str, str], mentioning: str | None = None) -> list[Document]:
+def read_documents(paths: list[str], sources: dict[str, str], mentioning: str | None = None,
+                   skipped: list[tuple[str, str]] | None = None) -> list[Document]:
     """Load every document of every path; `sources` receives each file's text for error excerpts.
 
     The documents read their positions again from that text when an error needs one. With
     `mentioning`, files whose text does not contain it are skipped (each file is read once).
+    `skipped` receives (path, reason) for the files of folders that are no manifests (`appfolder.walk`).
     """
     docs: list[Document] = []
     errors: list[LlmcError] = []  # every file's errors, not only the first bad file's
-    for name in expand(paths):
+    for name in expand(paths, skipped):
         label = "<stdin>" if name == "-" else name
         try:
             text = read_text(name)

@@ -99,7 +99,8 @@ def kind_rank(kind: str) -> int:
     return _RANK.get(kind, UNKNOWN_RANK)
 
 
-def _key(obj: Mapping[str, Any]) -> tuple[int, str, str, str, str]:
+def sort_key(obj: Mapping[str, Any]) -> tuple[int, str, str, str, str]:
+    """An object's place in the install order (`sort_objects`)."""
     kind = obj.get("kind") or ""
     meta = obj.get("metadata") or {}
     return (
@@ -116,4 +117,4 @@ def sort_objects(objs: Iterable[Obj]) -> list[Obj]:
 
     A missing namespace (cluster-scoped object) sorts as the empty string.
     """
-    return sorted(objs, key=_key)
+    return sorted(objs, key=sort_key)

@@ -6,11 +6,14 @@ or a ConfigMap with the same keys in `data`) and the Argo CD plugin (the same
 keys from `ARGOCD_ENV_LLMC_*` variables). Field names are documented in
 docs/gitops.md.
 
-Items follow one rule wherever a stream of objects comes in (KRM `items`, an
-Argo CD application folder): `LLMInferenceService` and
-`LLMInferenceServiceConfig` objects are inputs and are replaced by what they
-render to; ConfigMaps are inputs (a scheduler `config.ref` may name them) and
-stay in the output; every other object passes through untouched.
+Objects follow one rule wherever they come in (`llmc render -f`, KRM `items`, an
+Argo CD application folder, the kustomize plugin's `files`; `partition`):
+`LLMInferenceService`, `LLMInferenceServiceConfig`, `InferenceService` and its
+runtimes are inputs and are replaced by what they render to; ConfigMaps (a
+scheduler `config.ref` may name them), Gateways, HTTPRoutes and Services (what
+the router reads) are read and stay in the output; every other object passes
+through untouched. What stays is written before the rendered objects, in kind
+order.
 
 Everything here is pure: the CLI layer (llmc/gitops_cli.py) reads stdin, files
 and the environment.
@@ -52,6 +55,8 @@ class RenderConfig:
     namespace: str = "default"
     system_namespace: str = "kserve"
     strict: bool = False
+    allow: tuple[str, ...] = ()  # finding codes or globs: not reported, never failing (llmc.findings.Policy)
+    deny: tuple[str, ...] = ()  # finding codes or globs that fail the run
     owner_references: bool = False
     api_versions: tuple[str, ...] = ()
     kube_version: str | None = None
@@ -160,26 +165,44 @@ def _where(doc: Document | None, path: tuple) -> Location | None:
 
 
 def is_input(obj: dict[str, Any]) -> bool:
-    """An object llmc renders away (any serving.kserve.io version, so that a wrong one gets its hint)."""
-    return obj.get("kind") in INPUT_KINDS and str(obj.get("apiVersion", "")).startswith(SERVING_GROUP)
+    """An object llmc renders away. Also, so that admission refuses them with a hint rather than passing
+    them through: an input kind in any apiVersion (`serving.kserve.io/v1beta1` LLMInferenceService), and
+    a serving.kserve.io kind that misspells one (`LLMInferenceServices`)."""
+    kind = str(obj.get("kind", ""))
+    if kind in INPUT_KINDS:
+        return True
+    if not str(obj.get("apiVersion", "")).startswith(SERVING_GROUP):
+        return False
+    import difflib
+
+    return bool(difflib.get_close_matches(kind.lower(), [k.lower() for k in INPUT_KINDS], n=1, cutoff=0.85))
 
 
-def is_configmap(obj: dict[str, Any]) -> bool:
-    return obj.get("kind") == "ConfigMap" and obj.get("apiVersion") == "v1"
+def is_read(obj: dict[str, Any]) -> bool:
+    """An object llmc reads and keeps in the output: a ConfigMap, or what the router reads (Gateway, ...)."""
+    from .load import KNOWN_INPUT_KINDS
+
+    return (str(obj.get("apiVersion", "")), str(obj.get("kind", ""))) in KNOWN_INPUT_KINDS
 
 
-def partition(docs: list[Document]) -> tuple[list[Document], list[dict[str, Any]]]:
-    """(llmc inputs, objects for the output): inputs are consumed, ConfigMaps are both, the rest passes through."""
+def partition(docs: list[Document]) -> tuple[list[Document], list[Document]]:
+    """(llmc inputs, documents for the output, in kind order): inputs are consumed, the objects llmc reads
+    (`is_read`) are both, the rest passes through unchanged; llmc's own `LLMRender` configs (a kustomize
+    folder's, read with `files: [.]`) are no objects for the cluster and are dropped."""
+    from .kinds import sort_key
+
     inputs: list[Document] = []
-    kept: list[dict[str, Any]] = []
+    kept: list[Document] = []
     for doc in docs:
+        if doc.obj.get("kind") == CONFIG_KIND and doc.obj.get("apiVersion") == CONFIG_API:
+            continue
         if is_input(doc.obj):
             inputs.append(doc)
             continue
-        if is_configmap(doc.obj):
+        if is_read(doc.obj):
             inputs.append(doc)
-        kept.append(doc.obj)
-    return inputs, kept
+        kept.append(doc)
+    return inputs, sorted(kept, key=lambda d: sort_key(d.obj))
 
 
 def item_documents(docs: list[Document]) -> list[Document]:

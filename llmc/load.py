@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import struct
 from functools import lru_cache
 from sys import intern
 from typing import Any, Callable, Iterator
@@ -53,6 +52,8 @@ from yaml.events import (
 )
 
 from .errors import LlmcError, Location
+from .go.strconv import format_float
+from .go.yaml import YAML_FLOAT, resolve_int
 from .isvc.kinds import INPUT_KINDS as ISVC_INPUT_KINDS
 from .record import field, record
 
@@ -202,17 +203,24 @@ def relocate(err: LlmcError, doc: Document) -> LlmcError:
 
 
 def check_kind(doc: Document) -> None:
-    """Reject objects llmc does not read, with a hint for the near misses."""
+    """Reject objects llmc does not read, with a hint for the near misses: a kind in the wrong
+    version names the versions llmc reads it in; a misspelt kind gets a did-you-mean."""
+    import difflib
+
     key = (doc.api_version, doc.kind)
     if key in KNOWN_INPUT_KINDS:
         return
-    where = doc.locate(("apiVersion",)) if doc.api_version != "serving.kserve.io/v1alpha2" else doc.locate(("kind",))
-    known = ", ".join(f"{kind} ({api})" for api, kind in sorted(KNOWN_INPUT_KINDS))
-    raise LlmcError(
-        f"llmc does not read {doc.kind} objects of apiVersion {doc.api_version}",
-        where,
-        hint=f"llmc reads {known}",
-    )
+    versions = sorted(api for api, kind in KNOWN_INPUT_KINDS if kind == doc.kind)
+    close = difflib.get_close_matches(str(doc.kind), sorted({k for _, k in KNOWN_INPUT_KINDS}), n=1, cutoff=0.8)
+    if versions:
+        where, hint = doc.locate(("apiVersion",)), f"{doc.kind} is read as apiVersion {' or '.join(versions)}"
+    elif close:
+        where, hint = doc.locate(("kind",)), f"did you mean kind: {close[0]}?"
+    else:
+        known = ", ".join(f"{kind} ({api})" for api, kind in sorted(KNOWN_INPUT_KINDS))
+        where = doc.locate(("apiVersion",)) if doc.api_version != "serving.kserve.io/v1alpha2" else doc.locate(("kind",))
+        hint = f"llmc reads {known}"
+    raise LlmcError(f"llmc does not read {doc.kind} objects of apiVersion {doc.api_version}", where, hint=hint)
 
 
 # --------------------------------------------------------------------------- scalars
@@ -223,10 +231,7 @@ _FALSE = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "
 _NONFINITE = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}
 # First characters for which go-yaml tries anything but a string.
 _MAYBE_NOT_STR = frozenset("+-0123456789.yYnNtTfFoO~")
-_GO_INT = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _INT64 = 1 << 63
-_UINT64 = 1 << 64
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _SCALAR_TAGS = {
@@ -241,32 +246,6 @@ _SEQ_TAGS = {None, "!", "tag:yaml.org,2002:seq"}
 
 class _Unrepresentable(ValueError):
     """A YAML value that has no JSON form (.inf, .nan)."""
-
-
-def go_int(text: str) -> int | None:
-    """Go's `strconv.ParseInt(text, 0, 64)`, falling back to `ParseUint`; None if neither parses (goyaml.v2's
-    int resolution, also for the endpoint picker's config in llmc.goyaml)."""
-    match = _GO_INT.fullmatch(text)
-    if match is None:
-        return None
-    sign, digits = match.groups()
-    prefix = digits[:2].lower()
-    if prefix == "0x":
-        value = int(digits[2:], 16)
-    elif prefix == "0o":
-        value = int(digits[2:], 8)
-    elif prefix == "0b":
-        value = int(digits[2:], 2)
-    elif digits.startswith("0") and len(digits) > 1:
-        value = int(digits[1:], 8)
-    else:
-        value = int(digits)
-    if sign == "-":
-        value = -value
-        return value if value >= -_INT64 else None
-    if value < _INT64:
-        return value
-    return value if not sign and value < _UINT64 else None
 
 
 def _number(value: float) -> int | float:
@@ -301,7 +280,7 @@ def resolve_plain(text: str, json_numbers: bool = True) -> Any:
         return text
     if first in "+-0123456789":
         plain = text.replace("_", "")
-        number = go_int(plain)
+        number = resolve_int(plain)
         if number is not None:
             return number
         if YAML_FLOAT.fullmatch(plain):
@@ -309,74 +288,6 @@ def resolve_plain(text: str, json_numbers: bool = True) -> Any:
             if math.isfinite(value):  # Go's ParseFloat fails on overflow: the text stays a string
                 return _number(value) if json_numbers else value
     return text
-
-
-def _shortest_digits(value: float, bits: int) -> tuple[bool, str, int]:
-    """(negative, digits, point): the shortest digits that read back as `value` at that float size.
-
-    `point` is where the decimal point goes: 123.45 is ("12345", 3), 0.001 is ("1", -2).
-    """
-    if bits == 32:
-        value = _f32(value)
-        for precision in range(9):
-            text = f"{value:.{precision}e}"
-            if _f32(float(text)) == value:
-                break
-    else:
-        text = repr(value)
-    mantissa, _, exponent = text.lstrip("-").partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    all_digits = whole + fraction
-    zeros = len(all_digits) - len(all_digits.lstrip("0"))
-    digits = all_digits[zeros:].rstrip("0") or "0"
-    return text.startswith("-"), digits, len(whole) + int(exponent or 0) - zeros
-
-
-def _fixed(digits: str, point: int) -> str:
-    if point <= 0:
-        return f"0.{'0' * -point}{digits}"
-    if point >= len(digits):
-        return digits + "0" * (point - len(digits))
-    return f"{digits[:point]}.{digits[point:]}"
-
-
-def _exponent(digits: str, exp10: int, width: int) -> str:
-    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    return f"{mantissa}e{'-' if exp10 < 0 else '+'}{abs(exp10):0{width}d}"
-
-
-def go_float_text(value: float, bits: int = 64) -> str:
-    """Go's `strconv.FormatFloat(value, 'g', -1, bits)`, which is also what `fmt` prints for `%v`.
-
-    Shortest digits that read back as the same float of that size; exponent form
-    (`1e+06`) when the decimal exponent is below -4 or at least 6.
-    """
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if math.isnan(value):
-        return "NaN"
-    negative, digits, point = _shortest_digits(value, bits)
-    minus = "-" if negative else ""
-    if digits == "0":
-        return minus + "0"
-    if point - 1 < -4 or point - 1 >= 6:
-        return minus + _exponent(digits, point - 1, 2)
-    return minus + _fixed(digits, point)
-
-
-def go_json_float(value: float) -> str:
-    """How Go's encoding/json writes a float64: fixed notation unless below 1e-6 or from 1e21 on (`1e-7`, `1e+21`)."""
-    negative, digits, point = _shortest_digits(value, 64)
-    minus = "-" if negative else ""
-    if digits == "0":
-        return minus + "0"
-    if abs(value) < 1e-6 or abs(value) >= 1e21:
-        return minus + _exponent(digits, point - 1, 1)
-    return minus + _fixed(digits, point)
-
-
-def _f32(value: float) -> float:
-    return struct.unpack("f", struct.pack("f", value))[0]
 
 
 def _key_string(value: Any) -> str:
@@ -388,7 +299,7 @@ def _key_string(value: Any) -> str:
             raise ValueError("unsigned 64-bit integer")
         return str(value)
     if isinstance(value, float):
-        return go_float_text(value, 32)
+        return format_float(value, "g", -1, 32)
     if value is None:
         raise ValueError("null")
     return value

@@ -4,7 +4,7 @@ One step `merge(base, overlay)` (pkg/controller/v1alpha2/llmisvc/config_merge.go
 the overlay gets `SetDefaults` (empty `containers` lists), a two-way patch is
 computed from the zero spec to the overlay — every key of the overlay JSON except
 values equal to the zero JSON, i.e. all but an empty `model.uri` — and applied to
-the base with apimachinery's strategic merge patch (reference 01 §3.1-§3.3):
+the base with apimachinery's strategic merge patch (`mergeSpecs`, llmisvc/config_merge.go):
 
 - objects merge key by key, `null` deletes, different JSON types replace;
 - lists of a field tagged `patchStrategy:"merge"` merge element-wise by the merge
@@ -29,7 +29,7 @@ from typing import Any, Callable
 from .errors import LlmcError
 from .gotypes import SET_DEFAULTS_PATHS, GoType, is_empty, project, spec_type, zero_json
 from .jsoncopy import copy_json
-from .load import go_float_text
+from .go.fmt import sprint_json
 
 
 class _PatchError(Exception):
@@ -290,17 +290,7 @@ def _go_type(value: Any) -> str:
 
 def go_value(value: Any) -> str:
     """fmt's %v of a decoded JSON value (`map[a:1 b:[x y]]`), as apimachinery prints it in errors."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return "0" if value == 0 else go_float_text(float(value))  # %v of a float64; -0 prints 0 as well
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "[" + " ".join(go_value(v) for v in value) + "]"
-    return "map[" + " ".join(f"{k}:{go_value(value[k])}" for k in sorted(value)) + "]"
+    return sprint_json(value)
 
 
 

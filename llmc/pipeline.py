@@ -38,6 +38,13 @@ class Request:
     admitted_presets: list[StoredConfig] = field(default_factory=list)
     # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
     require_services: bool = False
+    # the input's documents llmc does not render away (krm.partition), in kind order: the commands write
+    # them unchanged before the rendered objects (`passthrough_objects`); `run` checks none is defined
+    # twice or rendered too
+    passthrough: list[Document] = field(default_factory=list)
+
+    def passthrough_objects(self) -> list[dict[str, Any]]:
+        return [d.obj for d in self.passthrough]
 
 
 @record
@@ -165,6 +172,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         isvc_docs = admission.isvc_docs
         failed = []
         owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+        errors += owners.give(request.passthrough)
         by_order = {p.order: p for p in admission.services}
         stream = rendered_services(admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
@@ -255,7 +263,9 @@ def admit_request(request: Request) -> Admission:
         return None
 
     errors += duplicate_inputs(request.inputs, request.namespace)
-    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs):
+    # no service at all is an error, unless a document that is not read explains it (a misspelt kind)
+    if request.require_services and not any(d.kind in (SERVICE_KIND, "InferenceService") for d in request.inputs) \
+            and not any(_unread(d) for d in request.inputs):
         errors.append(LlmcError(
             "the input holds no LLMInferenceService or InferenceService: nothing to render",
             hint="check the files given; --allow-empty (allowEmpty, LLMC_ALLOW_EMPTY) renders nothing without an error",
@@ -323,12 +333,13 @@ def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
 
 
 def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
-    """The cluster inventory given with -f; None (nothing can be checked) when none was given."""
+    """What the input's Gateways, HTTPRoutes and Services tell about the cluster: they exist, next to
+    others llmc cannot know of (not `complete`); None (nothing can be checked) when none was given."""
     if not state:
         return None
     from .render.router import Cluster
 
-    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}))
+    return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}), complete=False)
 
 
 DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})
@@ -407,6 +418,17 @@ def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
 
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
+def _unread(doc: Document) -> bool:
+    """A document llmc refuses to read (llmc.load.check_kind)."""
+    from .load import check_kind
+
+    try:
+        check_kind(doc)
+    except LlmcError:
+        return True
+    return False
 
 
 def _require_objects(doc: Document) -> None:

@@ -1,7 +1,7 @@
 """LLMInferenceServiceConfig objects available to a run, and the controller's lookup rules.
 
 A config is found by name in the service's namespace first, then in the system
-namespace (reference 01 §2.5), so a user can shadow any preset in their namespace.
+namespace (`getConfig`, llmisvc/config_merge.go), so a user can shadow any preset in their namespace.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import math
 from fractions import Fraction
 from math import ceil
 
-from .load import go_json_float
+from .go.json import format_float64
 
 FORMAT_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT = f"quantities must match the regular expression '{FORMAT_PATTERN}'"
@@ -159,7 +159,7 @@ def _text(value: str | int | float) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(ERR_NUMERIC)
-        return "0" if value == 0 else go_json_float(value)  # encoding/json's float64 text (-0 as 0)
+        return "0" if value == 0 else format_float64(value)  # encoding/json's float64 text (-0 as 0)
     return value.strip()
 
 

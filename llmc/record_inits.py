@@ -6,7 +6,7 @@ llmc.record takes their code and renames the placeholder fields `_f0`, `_f1`, ..
 # ruff: noqa
 
 
-def init_f0000000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
+def init_f000000000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _f2)
@@ -26,6 +26,8 @@ def init_f0000000000000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f
   _setattr(self, '_f16', _f16)
   _setattr(self, '_f17', _f17)
   _setattr(self, '_f18', _f18)
+  _setattr(self, '_f19', _f19)
+  _setattr(self, '_f20', _f20)
 
 
 def init_f0000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -95,7 +97,7 @@ def init_f000_n(self, _f0, _f1, _f2):
   _setattr(self, '_f2', _f2)
 
 
-def init_f0011000110_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
+def init_f00110001101_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
   _setattr(self, '_f0', _f0)
   _setattr(self, '_f1', _f1)
   _setattr(self, '_f2', _factories[2]() if _f2 is _FACTORY else _f2)
@@ -106,6 +108,7 @@ def init_f0011000110_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
   _setattr(self, '_f7', _factories[7]() if _f7 is _FACTORY else _f7)
   _setattr(self, '_f8', _factories[8]() if _f8 is _FACTORY else _f8)
   _setattr(self, '_f9', _f9)
+  _setattr(self, '_f10', _factories[10]() if _f10 is _FACTORY else _f10)
 
 
 def init_f0011000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -134,10 +137,11 @@ def init_f0_n(self, _f0):
   _setattr(self, '_f0', _f0)
 
 
-def init_f111_n(self, _f0, _f1, _f2):
+def init_f1110_n(self, _f0, _f1, _f2, _f3):
   _setattr(self, '_f0', _factories[0]() if _f0 is _FACTORY else _f0)
   _setattr(self, '_f1', _factories[1]() if _f1 is _FACTORY else _f1)
   _setattr(self, '_f2', _factories[2]() if _f2 is _FACTORY else _f2)
+  _setattr(self, '_f3', _f3)
 
 
 def init_m00000000000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
@@ -317,6 +321,16 @@ def init_m110_n(self, _f0, _f1, _f2):
   self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
   self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
   self._f2 = _f2
+
+
+def init_m1110001_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+  self._f0 = _factories[0]() if _f0 is _FACTORY else _f0
+  self._f1 = _factories[1]() if _f1 is _FACTORY else _f1
+  self._f2 = _factories[2]() if _f2 is _FACTORY else _f2
+  self._f3 = _f3
+  self._f4 = _f4
+  self._f5 = _f5
+  self._f6 = _factories[6]() if _f6 is _FACTORY else _f6
 
 
 def init_m111_n(self, _f0, _f1, _f2):

@@ -106,7 +106,8 @@ def identity(obj: Mapping[str, Any]) -> Target:
     api = str(obj.get("apiVersion", ""))
     group = api.rsplit("/", 1)[0] if "/" in api else CORE
     kind = str(obj.get("kind", ""))
-    meta = obj.get("metadata") or {}
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     namespace = "" if (group, kind) in _CLUSTER_SCOPED else str(meta.get("namespace") or "")
     return Target(group, kind, namespace, str(meta.get("name", "")))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from .cliutil import build_request, fail, print_findings, progress, reported
+from .cliutil import build_request, fail, findings_policy, progress, report_findings, reported
 from .options import MAX_OUTPUT_BYTES
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
@@ -20,7 +20,8 @@ def run(**options) -> None:
     """Render the services of the files into stdout (or `output_dir`): `options` are every option of
     llmc.options.RENDER by name, e.g. `output` "yaml" or "json".
 
-    Exits (SystemExit) with 1 or 2 on errors, and with 1 under `strict` when there are warnings.
+    Exits (SystemExit) with 1 or 2 on errors, and with 1 when the findings policy fails the run
+    (warnings under `strict`, a `deny`ed code).
     """
     from .errors import ErrorList, LlmcError
     from .krm import render_config
@@ -28,8 +29,8 @@ def run(**options) -> None:
     from .pipeline import run as run_pipeline
 
     options = {o.name: o.default for o in RENDER} | options
-    output, strict, quiet, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
-        "output", "strict", "quiet", "output_dir", "show_only", "jobs", "max_output_bytes"))
+    output, quiet, verbose, output_dir, show_only, jobs, max_output_bytes = (options[k] for k in (
+        "output", "quiet", "verbose", "output_dir", "show_only", "jobs", "max_output_bytes"))
 
     as_json = output == "json"
     sources: dict[str, str] = {}
@@ -38,7 +39,12 @@ def run(**options) -> None:
     if jobs < 0:
         fail([LlmcError(f"-j {jobs}: the number of processes must be 0 (one per CPU) or more", exit_code=2)], sources)
     with reported(sources):
-        request = build_request(render_config(options), sources)
+        config = render_config(options)
+        policy = findings_policy(config)
+        skipped: list[tuple[str, str]] = []
+        request = build_request(config, sources, skipped=skipped)
+    if verbose:
+        sys.stderr.write("".join(f"llmc: skipped {path}: {reason}\n" for path, reason in skipped))
 
     # Every document is admitted first; then services are rendered one by one, in output order,
     # into a spooled file that reaches stdout only when all of them succeeded: bad input gives
@@ -46,6 +52,8 @@ def run(**options) -> None:
     collected: list[dict] = []  # --show-only and --output-dir need every object
     spool = Spool(limit=max_output_bytes)
     writer = _StreamWriter(spool, as_json) if not (show_only or output_dir) else None
+    if writer is not None:
+        writer.add(request.passthrough_objects())  # the input's other objects, first (llmc.krm.partition)
     try:
         compiled = run_pipeline(request, emit=writer.emit if writer is not None else list,
                                 write=writer.write if writer is not None else collected.extend, jobs=jobs, watch=_watched)
@@ -55,7 +63,7 @@ def run(**options) -> None:
     if writer is not None:
         writer.add(compiled.isvc.objects)
         writer.close()
-    objects = collected + compiled.isvc.objects
+    objects = request.passthrough_objects() + collected + compiled.isvc.objects
     if show_only:
         from .outdir import select
 
@@ -63,9 +71,7 @@ def run(**options) -> None:
             objects = select(objects, show_only)
         except LlmcError as err:
             fail([err], sources)
-    if not quiet and findings:
-        print_findings(findings)
-    failed = strict and any(f.severity == "warning" for f in findings)
+    failed = report_findings(findings, policy, quiet)
     if output_dir:
         if failed:  # never replace the previous output with a failed run's
             raise SystemExit(1)

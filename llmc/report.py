@@ -75,6 +75,45 @@ def format_finding(finding: Finding) -> str:
     return str(finding)
 
 
+GROUP_SHOWN = 3  # services named in a grouped note; the rest are counted
+
+
+def format_findings(findings: list[Finding]) -> list[tuple[str, str]]:
+    """(severity, line) for each finding, in order; a note that several services have with the same text
+    (their own name written `<name>`) is one line at its first place, with the count and the services.
+
+    A note is the same for every service (LLMC302: 200 lines for 200 services); warnings stay one per
+    service, each asks for its own fix."""
+    groups: dict[tuple[str, str, str], list[Finding]] = {}
+    for f in findings:
+        if f.severity == "note":
+            groups.setdefault((f.code, *_shape(f)), []).append(f)
+    lines: list[tuple[str, str]] = []
+    for f in findings:
+        group = groups.get((f.code, *_shape(f))) if f.severity == "note" else None
+        services = list(dict.fromkeys(g.service for g in group)) if group else []
+        if len(services) < 2:
+            lines.append((f.severity, format_finding(f)))
+        elif group[0] is f:
+            path, message = _shape(f)
+            named = ", ".join(services[:GROUP_SHOWN])
+            more = f" and {len(services) - GROUP_SHOWN} more" if len(services) > GROUP_SHOWN else ""
+            lines.append((f.severity, f"{f.severity}: {f.code} ({len(services)} services: {named}{more}): {path}: {message}"))
+    return lines
+
+
+def _shape(finding: Finding) -> tuple[str, str]:
+    """The path and message with the service's own name as `<name>` where it starts an object's name
+    (`s` in `Secret/s-kserve-self-signed-certs`, not in `self-signed`, nor the word `a` of service `a`)."""
+    import re
+
+    name = finding.service.rpartition("/")[2]
+    if not name:
+        return finding.path, finding.message
+    word = re.compile(rf"(?:^|(?<=/)){re.escape(name)}(?=[-/.']|$)")
+    return word.sub("<name>", finding.path), word.sub("<name>", finding.message)
+
+
 def emit_errors(errors: list[LlmcError], sources: dict[str, str], console) -> None:
     """Print at most `max_errors()` errors through a rich Console (styles only on a terminal), then how many more."""
     lookup, limit = _Lines(sources), max_errors()

@@ -1,6 +1,6 @@
 """Resolve one LLMInferenceService into its merged, rendered spec, as the controller does.
 
-Steps (reference 01 §0): first pass over baseRefs (feature detection, model-name
+Steps (`combineBaseRefsConfig`, llmisvc/config_merge.go): first pass over baseRefs (feature detection, model-name
 copy), preset selection and order, namespace lookup, the strategic-merge fold,
 pre-template defaults, Go-template evaluation on the JSON text, post-template
 steps (managed DRA, route rewrites, scheduler config ref, EPP port, LoRA), and
@@ -23,7 +23,7 @@ from .settings import Settings
 
 @record(frozen=True)
 class Behaviour:
-    """Controller version differences that change resolution (reference 01 §7)."""
+    """Controller version differences that change resolution (kserve v0.20.0 vs master, llmisvc/config_merge.go)."""
 
     tokenizer_preset: bool = True  # HEAD selects kserve-config-llm-tokenizer
     latency_from_config_text: bool = True  # HEAD also reads --config-text for detection
@@ -158,7 +158,7 @@ class Resolver:
 
     @staticmethod
     def _copy_model_name(service: dict, own: dict, first: dict, findings: Findings) -> None:
-        """The first pass's model.name is written back into the service (reference 01 §2.2, §6 #2)."""
+        """The first pass's model.name is written back into the service (`combineBaseRefsConfig`, llmisvc/config_merge.go)."""
         first_name = (first.get("model") or {}).get("name")
         if first_name is None:
             return
@@ -172,7 +172,7 @@ class Resolver:
         own.setdefault("model", {"uri": ""})["name"] = first_name
 
     def _preset_names(self, spec: dict[str, Any]) -> list[str]:
-        """Which presets apply, in the controller's order (reference 01 §2.3)."""
+        """Which presets apply, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go)."""
         from .render import router as r
 
         names: list[str] = []
@@ -300,7 +300,7 @@ def _scan_template_actions(service: dict[str, Any], findings: Findings) -> None:
     def walk(node: Any, path: str) -> None:
         if isinstance(node, str):
             if "{{" in node:
-                findings.add("LLMC003", path, "contains a template action; the controller evaluates it")
+                findings.add("LLMC003", path, "contains a template action; the controller evaluates it (--allow LLMC003 if that is intended)")
         elif isinstance(node, dict):
             for k, v in node.items():
                 walk(v, f"{path}.{k}" if path else str(k))

@@ -31,67 +31,16 @@ from typing import Any, Callable, Iterator
 
 from .errors import ErrorList, LlmcError
 from .jsoncopy import copy_json
-from .load import Document, Path, go_float_text, go_json_float
+from .go.json import marshal as go_json
+from .go.strconv import format_float
+from .go.strconv import quote as go_quote
+from .load import Document, Path
 from .record import record
 from .resources import data_dir
 
 # --------------------------------------------------------------------------- Go formatting
 
 OMIT: Any = object()  # a field error that shows no value ("Required value", "Forbidden")
-
-_GO_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v", "\\": r"\\", '"': r"\""}
-
-
-def go_quote(text: str) -> str:
-    """Go's `strconv.Quote` (what `%q` prints)."""
-    out = ['"']
-    for ch in text:
-        if ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif ch == " " or (ch.isprintable() and not ch.isspace()):
-            out.append(ch)
-        elif ord(ch) < 0x80:
-            out.append(f"\\x{ord(ch):02x}")
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    out.append('"')
-    return "".join(out)
-
-
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
-                 "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-_JSON_SPECIAL = re.compile(r'["\\\x00-\x1f<>&\u2028\u2029]')
-
-
-def _json_string(text: str) -> str:
-    return '"' + _JSON_SPECIAL.sub(lambda m: _JSON_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
-
-
-def go_json(value: Any, sort_keys: bool = True) -> str:
-    """Go's `json.Marshal` of plain data: compact, HTML characters escaped.
-
-    Maps are sorted by key as Go sorts `map[string]any`; `sort_keys=False` keeps
-    the given order, for values standing in for Go structs llmc has no field
-    order for (see webhook.py).
-    """
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return go_json_float(value)
-    if isinstance(value, str):
-        return _json_string(value)
-    if isinstance(value, dict):
-        items = sorted(value.items()) if sort_keys else value.items()
-        return "{" + ",".join(f"{_json_string(k)}:{go_json(v, sort_keys)}" for k, v in items) + "}"
-    return "[" + ",".join(go_json(v, sort_keys) for v in value) + "]"
 
 
 class GoJSON(str):
@@ -107,7 +56,7 @@ def go_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return go_float_text(value)
+        return format_float(value, "g", -1)
     if isinstance(value, str):
         return go_quote(value)
     return go_json(value)
@@ -616,13 +565,13 @@ class _Checker:
             if value < low or (schema.get("exclusiveMinimum") and value == low):
                 name = api_path(path)
                 word = "greater than" if schema.get("exclusiveMinimum") else "greater than or equal to"
-                self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {go_float_text(float(low))}"))
+                self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {format_float(float(low), 'g', -1)}"))
         if "maximum" in schema:
             high = schema["maximum"]
             if value > high or (schema.get("exclusiveMaximum") and value == high):
                 name = api_path(path)
                 word = "less than" if schema.get("exclusiveMaximum") else "less than or equal to"
-                self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {go_float_text(float(high))}"))
+                self.errors.append(invalid(name, path, value, f"{name} in body should be {word} {format_float(float(high), 'g', -1)}"))
 
     def cel(self, value: Any, rules: list[dict[str, str]], schema: dict[str, Any], path: Path) -> None:
         type_name = "object" if isinstance(value, dict) else "array"

@@ -1,4 +1,11 @@
-"""`llmc schema`: publishable JSON Schemas for llmc's inputs, for kubeconform and editors.
+"""`llmc schema`: publishable JSON Schemas of llmc's inputs and of the custom resources it writes.
+
+The inputs are `LLMInferenceService` and `LLMInferenceServiceConfig` in both versions
+`llmc render` reads (v1alpha1, converted as KServe's webhook does, and v1alpha2); the
+outputs are the custom resources llmc renders (HTTPRoute, InferencePool v1 and
+v1alpha2, LeaderWorkerSet, cert-manager's Certificate and Issuer), so one folder
+validates a repository of services and the rendered manifests alike. Built-in kinds
+(Deployment, Service, ...) are kubeconform's `default` location's.
 
 Derived from the CRD schemas in `schemas/crd/` (the API server's structural
 schemas) with what a document check needs and a CRD leaves to the API server:
@@ -12,15 +19,16 @@ schemas) with what a document check needs and a CRD leaves to the API server:
   should flag the typo;
 - `null` accepted for optional fields, which the API server (and llmc) drop.
 
-`kubeconform_files` names the files `{kind}-{group}-{version}.json`, the kind
-in lower case, as `schemas/crd/` does; kubeconform finds them with the
-`-schema-location` template `DIR/{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json`
-(its `{{ .KindSuffix }}` keeps only the first label of the group).
+`kubeconform_files` lays the files out as kubeconform's documentation and Datree's
+CRDs-catalog do, `{group}/{kind}_{version}.json` with the kind in lower case, which the
+`-schema-location` template `DIR/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`
+finds (kubeconform lower-cases `ResourceKind`; its `{{.KindSuffix}}` would keep only
+the first label of the group, so names built from it collide).
 
-`single_file` is one draft-07 schema for yaml-language-server's `$schema` modeline: the kinds sit in
-`definitions` and `allOf` holds one `if kind … then $ref` per kind. Unlike a
-`oneOf`, which reports every branch's failures, this reports only the errors of
-the document's own kind.
+`single_file` is one draft-07 schema of the inputs for yaml-language-server's `$schema`
+modeline: the kinds sit in `definitions` and `allOf` holds one `if apiVersion and kind …
+then $ref` per kind and version. Unlike a `oneOf`, which reports every branch's
+failures, this reports only the errors of the document's own kind.
 """
 
 from __future__ import annotations
@@ -33,9 +41,23 @@ SINGLE_ID = "https://llmc.dev/schemas/llmc-inputs.json"
 
 # (group, version, kind) of every object llmc reads and publishes a schema for.
 KINDS: tuple[tuple[str, str, str], ...] = (
+    ("serving.kserve.io", "v1alpha1", "LLMInferenceService"),
+    ("serving.kserve.io", "v1alpha1", "LLMInferenceServiceConfig"),
     ("serving.kserve.io", "v1alpha2", "LLMInferenceService"),
     ("serving.kserve.io", "v1alpha2", "LLMInferenceServiceConfig"),
 )
+
+# (group, version, kind) of the custom resources llmc renders (llmc.validate_output's CRD_FILES).
+OUTPUT_KINDS: tuple[tuple[str, str, str], ...] = (
+    ("cert-manager.io", "v1", "Certificate"),
+    ("cert-manager.io", "v1", "Issuer"),
+    ("gateway.networking.k8s.io", "v1", "HTTPRoute"),
+    ("inference.networking.k8s.io", "v1", "InferencePool"),
+    ("inference.networking.x-k8s.io", "v1alpha2", "InferencePool"),
+    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"),
+)
+
+KUBECONFORM_LOCATION = "{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
 
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 OBJECT_META: dict[str, Any] = {
@@ -75,8 +97,13 @@ OBJECT_META: dict[str, Any] = {
 
 
 def crd_file(group: str, version: str, kind: str) -> str:
-    """`llminferenceservice-serving.kserve.io-v1alpha2.json`: the kubeconform name, also used in schemas/crd/."""
+    """`llminferenceservice-serving.kserve.io-v1alpha2.json`: the name in schemas/crd/."""
     return f"{kind.lower()}-{group}-{version}.json"
+
+
+def kubeconform_file(group: str, version: str, kind: str) -> str:
+    """`serving.kserve.io/llminferenceservice_v1alpha2.json`: where KUBECONFORM_LOCATION looks."""
+    return f"{group}/{kind.lower()}_{version}.json"
 
 
 def published(crd_schema: dict[str, Any], group: str, version: str, kind: str) -> dict[str, Any]:
@@ -93,8 +120,8 @@ def published(crd_schema: dict[str, Any], group: str, version: str, kind: str) -
 
 
 def kubeconform_files(crds: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """File name -> schema for every kind in KINDS; `crds` maps schemas/crd/ file names to their content."""
-    return {crd_file(*k): published(crds[crd_file(*k)], *k) for k in KINDS}
+    """Relative path -> schema for every kind in KINDS and OUTPUT_KINDS; `crds` maps schemas/crd/ names to content."""
+    return {kubeconform_file(*k): published(crds[crd_file(*k)], *k) for k in KINDS + OUTPUT_KINDS}
 
 
 def single_file(crds: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -104,23 +131,24 @@ def single_file(crds: dict[str, dict[str, Any]]) -> dict[str, Any]:
     for group, version, kind in KINDS:
         schema = published(crds[crd_file(group, version, kind)], group, version, kind)
         del schema["$schema"]
-        definitions[kind] = schema
+        definitions[f"{kind}.{version}"] = schema
+        selector = {"apiVersion": {"const": f"{group}/{version}"}, "kind": {"const": kind}}
         branches.append(
             {
-                "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
-                "then": {"$ref": f"#/definitions/{kind}"},
+                "if": {"properties": selector, "required": ["apiVersion", "kind"]},
+                "then": {"$ref": f"#/definitions/{kind}.{version}"},
             }
         )
     api_versions = sorted({f"{g}/{v}" for g, v, _ in KINDS})
     return {
         "$schema": DRAFT,
         "$id": SINGLE_ID,
-        "title": "llmc inputs: " + ", ".join(k for _, _, k in KINDS),
+        "title": "llmc inputs: " + ", ".join(dict.fromkeys(k for _, _, k in KINDS)),
         "type": "object",
         "required": ["apiVersion", "kind"],
         "properties": {
             "apiVersion": {"type": "string", "enum": api_versions},
-            "kind": {"type": "string", "enum": [k for _, _, k in KINDS]},
+            "kind": {"type": "string", "enum": list(dict.fromkeys(k for _, _, k in KINDS))},
         },
         "allOf": branches,
         "definitions": definitions,

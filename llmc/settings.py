@@ -7,6 +7,7 @@ Defaults equal the ConfigMap KServe ships (config/configmap/inferenceservice.yam
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .errors import LlmcError, Location
@@ -68,12 +69,21 @@ _KEYS = {
 }
 
 
-def settings_from_configmap(obj: dict[str, Any], file: str, system_namespace: str) -> Settings:
-    """Read the keys llmc needs from an `inferenceservice-config` ConfigMap object."""
+def settings_from_configmap(obj: dict[str, Any], file: str, system_namespace: str, locate=None) -> Settings:
+    """Read the keys llmc needs from an `inferenceservice-config` ConfigMap object; `locate(path)`:
+    the Location of a field in its document (llmc.load.Document.locate), for errors."""
+
+    def where(*path: str) -> Location:
+        if locate is None:
+            return Location(file, path=".".join(path))
+        location = locate(path)
+        location.path = ".".join(path)
+        return location
+
     if obj.get("kind") != "ConfigMap":
         raise LlmcError(
             f"expected a ConfigMap, found kind {obj.get('kind')!r}",
-            Location(file, path="kind"),
+            where("kind"),
             hint="--kserve-config takes KServe's inferenceservice-config ConfigMap",
             exit_code=2,
         )
@@ -87,11 +97,40 @@ def settings_from_configmap(obj: dict[str, Any], file: str, system_namespace: st
             parsed = json.loads(data[key])
         except (TypeError, json.JSONDecodeError) as exc:
             raise LlmcError(
-                f"data.{key} is not valid JSON: {exc}", Location(file, path=f"data.{key}"), exit_code=2
+                f"data.{key} is not valid JSON: {exc}", where("data", key), exit_code=2
             ) from None
         if not isinstance(parsed, dict):
-            raise LlmcError(f"data.{key} must be a JSON object", Location(file, path=f"data.{key}"), exit_code=2)
+            raise LlmcError(f"data.{key} must be a JSON object", where("data", key), exit_code=2)
+        if key == "ingress":
+            _check_ingress(parsed, where("data", "ingress"))
         merged = dict(getattr(base, attr))
         merged.update(parsed)
         values[attr] = merged
     return replace(base, **values)
+
+
+_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+
+
+def _check_ingress(ingress: dict[str, Any], where: Location) -> None:
+    """`NewIngressConfig` (pkg/apis/serving/v1beta1/configmap.go): the controller refuses these, and then
+    reconciles nothing at all."""
+    def fail(message: str) -> None:
+        raise LlmcError(f"invalid ingress config - {message}", where, exit_code=2,
+                        hint="KServe's controller refuses this ConfigMap and reconciles no service")
+
+    if ingress.get("enableGatewayAPI"):
+        gateway = str(ingress.get("kserveIngressGateway") or "")
+        if not gateway:
+            fail("kserveIngressGateway is required")
+        parts = gateway.split("/")
+        if len(parts) != 2:
+            fail("kserveIngressGateway should be in the format <namespace>/<name>")
+        if not (len(parts[0]) <= 63 and _DNS1123_LABEL.fullmatch(parts[0])):
+            fail("kserveIngressGateway gateway namespace is invalid")
+        if not (len(parts[1]) <= 63 and _DNS1123_LABEL.fullmatch(parts[1])):
+            fail("kserveIngressGateway gateway name is invalid")
+    if not ingress.get("ingressGateway"):
+        fail("ingressGateway is required")
+    if ingress.get("pathTemplate") and not ingress.get("ingressDomain"):
+        fail("ingressDomain is required if pathTemplate is given")

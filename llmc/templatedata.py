@@ -7,7 +7,7 @@ named `config` (missingkey=error) on
 
 so templates address Go field names: `.ObjectMeta.Name` (or the promoted `.Name`),
 `.Spec.Parallelism.Tensor`, `.Spec.Template` (a `*v1.PodSpec`), `.GlobalConfig.EnableTLS`...
-(reference 01 §4.1). This module describes those Go types for the template engine.
+(`ReplaceVariables`, llmisvc/config_merge.go). This module describes those Go types for the template engine.
 
 The spec and ObjectMeta types come from `llmc.gotypes` (KServe's Go types, with the
 Kubernetes, Gateway API and InferencePool types they embed), so a field that does not
@@ -28,8 +28,8 @@ from .errors import LlmcError
 from .gotemplate import Template, TemplateExecError, TemplateParseError, parse
 from .gotemplate.nodes import ListNode, Node, TextNode
 from .gotemplate.parse import Tree, parse_templates
-from .gotemplate.kserve import escape_json_text, kserve_funcs
-from .gotemplate.values import (
+from .gotemplate.kserve import kserve_funcs
+from .go.reflect import (
     ANY,
     BASIC,
     BOOL,
@@ -46,9 +46,11 @@ from .gotemplate.values import (
     slice_of,
 )
 from . import gotypes
-from .gourl import URLError
+from .go.json import marshal
+from .go.strconv import quote
+from .go.url import URLError
 from .jsoncopy import copy_json
-from .gourl import parse as parse_url
+from .go.url import parse as parse_url
 from .quantity import canonical_quantity, quantity_value
 from .record import replace
 
@@ -189,7 +191,7 @@ INTSTR.stringer_ptr = True
 
 
 def _raw_payload(raw: Any) -> dict[str, Any]:
-    return {"Raw": None if raw is None else list(go_json_marshal(raw).encode()), "Object": None}
+    return {"Raw": None if raw is None else list(marshal(raw, sort_keys=False).encode()), "Object": None}
 
 
 RAW_EXTENSION = _struct("runtime.RawExtension", _fields("""
@@ -374,11 +376,6 @@ def spliced_config(text: str) -> Template | None:
     return replace(_empty_config(), trees={"config": tree})
 
 
-def go_json_marshal(obj: Any) -> str:
-    """encoding/json.Marshal of decoded JSON: compact, keys in the given order, <>& and U+2028/9 escaped."""
-    return escape_json_text(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
-
-
 def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any]) -> dict[str, Any]:
     """ReplaceVariables: execute the JSON text of `config` as a Go template on the service's data.
 
@@ -386,7 +383,7 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     Go field order; `global_config` is keyed by templateGlobalConfig's Go field names.
     Raises LlmcError with the controller's messages.
     """
-    text = go_json_marshal(config)
+    text = marshal(config, sort_keys=False)
     if "{{" not in text:
         return copy_json(config)
     data = template_data(service, global_config)
@@ -505,8 +502,7 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     pos = err.pos
     if pos >= len(text) or err.msg.startswith("Unterminated string"):
         return "unexpected end of JSON input"
-    ch = text[pos]
-    shown = "'\\''" if ch == "'" else ("'\"'" if ch == '"' else "'" + json.dumps(ch, ensure_ascii=False)[1:-1] + "'")
+    shown = _quote_char(text[pos])
     msg = err.msg
     if msg.startswith("Expecting ',' delimiter") or msg.startswith("Expecting property name"):
         context = "after object key:value pair" if _in_object(text, pos) else "after array element"
@@ -522,6 +518,13 @@ def go_json_error(text: str, err: json.JSONDecodeError) -> str:
     if msg.startswith("Invalid \\escape"):
         return f"invalid character {shown} in string escape code"
     return f"invalid character {shown} looking for beginning of value"
+
+
+def _quote_char(ch: str) -> str:
+    """encoding/json's quoteChar: the offending character as a quoted Go rune (`'\\x01'`, `'é'`, `'\\''`)."""
+    if ch in "'\"":
+        return "'\\''" if ch == "'" else "'\"'"
+    return "'" + quote(ch)[1:-1] + "'"
 
 
 def _in_object(text: str, pos: int) -> bool:

@@ -460,6 +460,7 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
     if not ctr.get("image"):
         yield path + ("image",), "Required value"
     yield from _env_errors(ctr.get("env"), path + ("env",))
+    yield from _security_context_errors(ctr.get("securityContext"), path + ("securityContext",))
     resources = ctr.get("resources")
     yield from resource_errors(resources, path + ("resources",))
     for i, claim in _named(resources.get("claims") if isinstance(resources, dict) else None):
@@ -474,6 +475,18 @@ def _descending_path_errors(target: str) -> Iterator[str]:
         yield f"Invalid value: {_short(target)}: must be a relative path"
     if ".." in target.split("/"):
         yield f"Invalid value: {_short(target)}: must not contain '..'"
+
+
+def _security_context_errors(sc: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    """`ValidateSecurityContext`'s escalation rule: allowPrivilegeEscalation false excludes privileged
+    and an added CAP_SYS_ADMIN (a template's `privileged: true` meets the preset's `false` this way)."""
+    if not isinstance(sc, dict) or sc.get("allowPrivilegeEscalation") is not False:
+        return
+    if sc.get("privileged") is True:
+        yield path, "Invalid value: cannot set `allowPrivilegeEscalation` to false and `privileged` to true"
+    added = ((sc.get("capabilities") or {}).get("add") or []) if isinstance(sc.get("capabilities"), dict) else []
+    if "CAP_SYS_ADMIN" in added:
+        yield path, "Invalid value: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
 
 
 _ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")

@@ -26,18 +26,15 @@ from typing import Any
 from .errors import ErrorList, LlmcError, Location
 from .jsoncopy import copy_json
 from .load import Document, Path, format_path
-from .render.dra import CEL_SELECTOR as DRA_CEL_SELECTOR
-from .render.dra import CONTAINER_NAME as DRA_CONTAINER_NAME
-from .render.dra import DEVICE_CLASS as DRA_DEVICE_CLASS
-from .render.dra import DEVICE_COUNT as DRA_DEVICE_COUNT
+from .annotations import DRA_CEL_SELECTOR, DRA_CONTAINER_NAME, DRA_DEVICE_CLASS, DRA_DEVICE_COUNT
+from .go.json import marshal as go_json
+from .go.strconv import quote as go_quote
 from .schema import (
     FieldError,
     GoJSON,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     forbidden,
-    go_json,
-    go_quote,
     invalid,
     regex_error,
     required,

@@ -21,8 +21,8 @@ HERE = Path(__file__).resolve().parent
 
 # (file under the upstream dir, versions to keep)
 SOURCES = [
-    ("kserve/crds/serving.kserve.io_llminferenceservices.yaml", ["v1alpha2"]),
-    ("kserve/crds/serving.kserve.io_llminferenceserviceconfigs.yaml", ["v1alpha2"]),
+    ("kserve/crds/serving.kserve.io_llminferenceservices.yaml", ["v1alpha1", "v1alpha2"]),
+    ("kserve/crds/serving.kserve.io_llminferenceserviceconfigs.yaml", ["v1alpha1", "v1alpha2"]),
     ("kserve/crds/gateway-inference-extension.yaml", None),
     ("gateway-api/gateway.networking.k8s.io_httproutes.yaml", ["v1"]),
     ("lws/leaderworkerset.x-k8s.io_leaderworkersets.yaml", ["v1"]),

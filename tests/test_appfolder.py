@@ -1,4 +1,6 @@
-"""Folders as GitOps repositories hold them: kustomize/helm files and dot-files are skipped; all files' errors are printed."""
+"""Folders as GitOps repositories hold them: kustomize/helm files and dot-files are skipped (and listed with -v);
+other Kubernetes objects pass through alike in render, argocd-generate, krm and the kustomize plugin; files that
+are no Kubernetes objects fail at their file and line; all files' errors are printed."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from typer.testing import CliRunner
 
 from llmc.appfolder import skip_reason, walk
 from llmc.errors import ErrorList
+from llmc.cli import app as llmc_app
 from llmc.inputs import read_documents
+from llmc.kinds import sort_objects
 
 SERVICE = """apiVersion: serving.kserve.io/v1alpha2
 kind: LLMInferenceService
@@ -88,3 +94,122 @@ def test_every_bad_file_of_a_batch_is_reported(tmp_path):
     result = _llmc("render", "-f", ".", cwd=tmp_path)
     assert result.returncode != 0 and result.stdout == ""
     assert "a.yaml:1:1" in result.stderr and "b.json:1:1" in result.stderr
+
+
+# An app repository as platform teams keep them (KServe's samples/e2e-gpt-oss is one): the service with
+# what it needs and what goes with it, an unrelated Gateway (the service routes through KServe's default
+# one), a CRD object llmc knows nothing of, a KServe kind llmc does not read.
+ROUTED = """apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceService
+metadata: {name: gpt, namespace: ns}
+spec:
+  model: {uri: "hf://org/model", name: org/model}
+  router: {gateway: {}, route: {}, scheduler: {}}
+"""
+OTHERS = [
+    {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "download", "namespace": "ns"},
+     "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}},
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "hf-token", "namespace": "ns"}, "stringData": {"t": "x"}},
+    {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "models", "namespace": "ns"},
+     "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "10Gi"}}}},
+    {"apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetwork", "metadata": {"name": "rdma", "namespace": "sriov"},
+     "spec": {"resourceName": "mlnx", "networkNamespace": "ns"}},
+    {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "ai-gateway", "namespace": "ns"},
+     "spec": {"gatewayClassName": "envoy", "listeners": [{"name": "http", "port": 80, "protocol": "HTTP"}]}},
+    {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "extra", "namespace": "ns"}, "data": {"a": "b"}},
+    {"apiVersion": "serving.kserve.io/v1alpha1", "kind": "InferenceGraph", "metadata": {"name": "g", "namespace": "ns"},
+     "spec": {"nodes": {}}},
+]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "inference.yaml").write_text(ROUTED)
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "download.yaml").write_text(yaml.safe_dump(OTHERS[0]))
+    (tmp_path / "storage.yaml").write_text(yaml.safe_dump_all(OTHERS[1:3]))
+    (tmp_path / "network.json").write_text(__import__("json").dumps(OTHERS[3]))
+    (tmp_path / "gateway.yaml").write_text(yaml.safe_dump_all(OTHERS[3 + 1:]))
+    for name, text in NOISE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _objects(text: str) -> list[dict]:
+    return [o for o in yaml.safe_load_all(text) if o]
+
+
+def test_render_passes_other_objects_through_first_in_kind_order(repo):
+    done = _llmc("render", "-f", ".", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    objects = _objects(done.stdout)
+    assert objects[:len(OTHERS)] == sort_objects(OTHERS), "unchanged, in kind order, before the rendered objects"
+    rendered = objects[len(OTHERS):]
+    assert {"Deployment", "HTTPRoute", "InferencePool"} <= {o["kind"] for o in rendered}
+    assert not any(o["kind"] in ("LLMInferenceService", "Kustomization") for o in objects)
+
+
+def test_argocd_krm_and_the_kustomize_plugin_write_what_render_writes(repo, monkeypatch):
+    rendered = _llmc("render", "-f", ".", "-q", cwd=repo)
+    argocd = _llmc("argocd-generate", cwd=repo)
+    assert argocd.returncode == 0, argocd.stderr
+    assert argocd.stdout == rendered.stdout
+    assert f"{len(OTHERS)} other object(s) passed through" in argocd.stderr
+    items = [yaml.safe_load(ROUTED), *OTHERS]
+    resource_list = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items}
+    krm = CliRunner().invoke(llmc_app, ["krm"], input=yaml.safe_dump(resource_list))
+    assert krm.exit_code == 0, krm.stderr
+    assert yaml.safe_load(krm.stdout)["items"] == _objects(rendered.stdout)
+    monkeypatch.chdir(repo)
+    (repo / "llmrender.yaml").write_text(yaml.safe_dump({"apiVersion": "llmc.dev/v1alpha1", "kind": "LLMRender",
+                                                         "files": ["."]}))
+    plugin = CliRunner().invoke(llmc_app, ["kustomize-plugin", "llmrender.yaml"])
+    assert plugin.exit_code == 0, plugin.stderr
+    assert plugin.stdout == rendered.stdout, "the plugin's own LLMRender (read with files: [.]) is dropped"
+
+
+def test_verbose_says_what_was_skipped_and_why(repo):
+    quiet = _llmc("render", "-f", ".", "-q", cwd=repo)
+    assert quiet.returncode == 0 and "skipped" not in quiet.stderr
+    verbose = _llmc("render", "-f", ".", "-q", "-v", cwd=repo)
+    assert verbose.stdout == quiet.stdout
+    lines = [line for line in verbose.stderr.splitlines() if line.startswith("llmc: skipped ")]
+    assert "llmc: skipped kustomization.yaml: kustomize or helm file" in lines
+    assert "llmc: skipped chart/values-prod.yaml: kustomize or helm file" in lines
+    assert "llmc: skipped .git: hidden file or folder" in lines
+    assert len(lines) == len(NOISE), lines  # a hidden folder once (.git, not .git/config.yaml)
+
+
+def test_a_json_file_that_is_no_kubernetes_object_fails_at_its_line_with_the_others(repo):
+    (repo / "package.json").write_text('{\n  "name": "my-app"\n}\n')
+    (repo / "notes.yaml").write_text("- a list\n")
+    for args in (("render", "-f", "."), ("argocd-generate",)):
+        done = _llmc(*args, cwd=repo)
+        assert done.returncode == 1 and done.stdout == "", args
+        assert "error: package.json:1:1: apiVersion not set" in done.stderr, done.stderr
+        assert "error: notes.yaml:1:1:" in done.stderr, "every bad file of the batch"
+
+
+def test_a_misspelt_or_misversioned_service_is_refused_not_passed_through(repo):
+    (repo / "typo.yaml").write_text(ROUTED.replace("kind: LLMInferenceService", "kind: LLMInferenceServices")
+                                    .replace("name: gpt", "name: typo"))
+    (repo / "version.yaml").write_text(ROUTED.replace("v1alpha2", "v1beta1").replace("name: gpt", "name: old"))
+    done = _llmc("render", "-f", ".", cwd=repo)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "typo.yaml:2:7: kind: llmc does not read LLMInferenceServices" in done.stderr, done.stderr
+    assert "version.yaml:1:13: apiVersion: llmc does not read LLMInferenceService objects of apiVersion " \
+           "serving.kserve.io/v1beta1" in done.stderr
+
+
+def test_an_object_given_twice_or_also_rendered_is_refused(repo):
+    """A kept llmc output next to the services would apply every object twice (Argo CD refuses that)."""
+    rendered = _llmc("render", "-f", ".", "-q", cwd=repo)
+    (repo / "rendered.yaml").write_text(rendered.stdout)
+    done = _llmc("render", "-f", ".", cwd=repo)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "error: storage.yaml:" in done.stderr and "Secret ns/hf-token is defined twice: at rendered.yaml:" in done.stderr
+    assert "Deployment.apps ns/gpt-kserve is rendered by ns/gpt and also given at rendered.yaml:" in done.stderr
+    (repo / "rendered.yaml").unlink()
+    twice = _llmc("render", "-f", ".", "-f", "storage.yaml", cwd=repo)
+    assert twice.returncode == 1 and "(the same file is read twice)" in twice.stderr, twice.stderr

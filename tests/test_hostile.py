@@ -173,7 +173,9 @@ HOSTILE_FILES = {
     "nan": ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {k: .nan}\n", "cannot be represented in JSON"),
     "not-a-mapping": ("- a\n- b\n", "a document must be a mapping"),
     "no-kind": ("apiVersion: v1\nmetadata: {name: x}\n", "kind not set"),
-    "unknown-kind": ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "llmc does not read Pod objects"),
+    # other objects pass through (tests/test_appfolder.py); a misspelt service is refused
+    "unknown-kind": ("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceServices\nmetadata: {name: x}\n",
+                     "llmc does not read LLMInferenceServices objects"),
     "syntax": ("apiVersion: v1\nkind: [ConfigMap\n", "YAML syntax error"),
     "tab-indent": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: x\n", "YAML syntax error"),
     "nul-byte": ("apiVersion: v1\nkind: ConfigMap\x00\n", "not allowed in YAML"),

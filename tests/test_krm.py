@@ -237,10 +237,16 @@ def test_hook_fails_on_invalid_services(tmp_path: Path) -> None:
     assert f'{svc}:11:3: spec.replica: unknown field "spec.replica"' in done.stderr
 
 
-def test_hook_is_strict_and_args_reach_llmc(tmp_path: Path) -> None:
+def test_hook_strictness_comes_from_args_and_args_reach_llmc(tmp_path: Path) -> None:
     svc = tmp_path / "svc.yaml"
     svc.write_text((KRM_EXAMPLE / "llama.yaml").read_text().replace("  replicas: 2\n", "  replicas: 2\n  parallelism:\n    pipeline: 2\n"))
-    assert hook_in_process([svc]).exit_code == 1
+    (hook,) = HOOKS
+    assert "--strict" not in hook["entry"].split(), "a fixed --strict could not be configured away"
+    assert hook_in_process([svc]).exit_code == 0, "LLMC101 is a warning"
+    assert hook_in_process([svc], "--strict").exit_code == 1
+    allowed = hook_in_process([svc], "--strict", "--allow", "LLMC101")
+    assert allowed.exit_code == 0 and "LLMC101" not in allowed.stderr, allowed.stderr
+    assert hook_in_process([svc], "--deny", "LLMC101").exit_code == 1
     bad_set = hook_in_process([svc], "--preset-set", "no-such-set")
     assert "unknown preset set 'no-such-set'" in bad_set.stderr
 

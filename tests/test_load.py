@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from llmc import load
 from llmc.errors import LlmcError
-from llmc.load import KNOWN_INPUT_KINDS, Document, check_kind, format_path, go_float_text, go_json_float, load_text
+from llmc.load import KNOWN_INPUT_KINDS, Document, check_kind, format_path, load_text
 
 BAD = Path(__file__).parent / "data" / "bad"
 
@@ -109,33 +109,6 @@ def test_infinity_and_nan_are_refused():
     for text in (".inf", "-.Inf", ".NaN"):
         with pytest.raises(LlmcError, match="cannot be represented in JSON"):
             data_of(f"  v: {text}\n")
-
-
-@pytest.mark.parametrize(
-    "value, bits, text",
-    [
-        (1000000.0, 64, "1e+06"),  # Go: fmt.Println(1000000.0)
-        (123456.0, 64, "123456"),
-        (0.0001, 64, "0.0001"),
-        (0.00001, 64, "1e-05"),
-        (65535.0, 64, "65535"),
-        (-1.5, 64, "-1.5"),
-        (0.0, 64, "0"),
-        (2147483647.0, 32, "2.1474836e+09"),  # float32 rounds to 2^31
-        (1.5, 32, "1.5"),
-    ],
-)
-def test_go_float_text(value, bits, text):
-    assert go_float_text(value, bits) == text
-
-
-@pytest.mark.parametrize(
-    "value, text",
-    [(1e-7, "1e-7"), (0.000001, "0.000001"), (1e20, "100000000000000000000"), (1e21, "1e+21"),
-     (1.234e-05, "0.00001234"), (0.5, "0.5"), (-2.25, "-2.25")],
-)
-def test_go_json_float(value, text):
-    assert go_json_float(value) == text
 
 
 # --------------------------------------------------------------------------- positions

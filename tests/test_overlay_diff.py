@@ -69,22 +69,20 @@ def test_the_overlay_differs_from_managed_dra_only_in_the_request_name(built: Pa
     assert report["added"] == [] and report["removed"] == [], "the same objects on both sides"
     (changed,) = report["changed"]
     assert changed["object"] == "ResourceClaimTemplate.resource.k8s.io inference/qwen-managed-dra"
-    changes = {c["path"]: c for c in changed["changes"]}
-    assert sorted(changes) == [f"{REQUEST}[name=device]", f"{REQUEST}[name=nvidia]"]
-    removed, added = changes[f"{REQUEST}[name=nvidia]"], changes[f"{REQUEST}[name=device]"]
-    assert "new" not in removed and "old" not in added
-    # apart from its name, the request is the same: one device of the same DeviceClass
-    assert {**removed["old"], "name": "device"} == added["new"]
-    assert added["new"]["exactly"] == {"deviceClassName": "gpu.nvidia.com"}
+    # apart from its name the request is the same (one device of the same DeviceClass): one renamed field
+    assert changed["changes"] == [{"path": f"{REQUEST}[name=nvidia].name", "old": "nvidia", "new": "device"}]
+    assert report["summary"] == {"onlyLeft": 0, "onlyRight": 0, "changed": 1, "fieldsChanged": 1}
 
 
-def test_the_text_report_names_both_requests(built: Path) -> None:
+def test_the_text_report_names_the_sides_and_the_rename(built: Path) -> None:
     result = diff(built, "text")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
+        f"--- {built}",
+        f"+++ llmc render {OVERLAY / 'managed-dra-service.yaml'} --preset-set kserve-master",
         "~ ResourceClaimTemplate.resource.k8s.io inference/qwen-managed-dra",
-        f'    - {REQUEST}[name=nvidia]: {{"exactly": {{"deviceClassName": "gpu.nvidia.com"}}, "name": "nvidia"}}',
-        f'    + {REQUEST}[name=device]: {{"exactly": {{"deviceClassName": "gpu.nvidia.com"}}, "name": "device"}}',
+        f'    ~ {REQUEST}[name=nvidia].name: "nvidia" -> "device"',
+        "0 objects only left, 0 only right, 1 changed (1 field)",
     ]
 
 
@@ -105,4 +103,5 @@ def test_renaming_the_request_makes_them_equal(built: Path) -> None:
     built.write_text(built.read_text().replace("name: nvidia", "name: device"))
     result = diff(built, "text")
     assert result.exit_code == 0, result.stdout
-    assert result.stdout == "no differences\n"
+    objects = [d for d in yaml.safe_load_all(built.read_text()) if d]
+    assert result.stdout.splitlines()[-1] == f"no differences ({len(objects)} objects on both sides)"

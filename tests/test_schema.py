@@ -37,15 +37,6 @@ def errors_of(obj: dict) -> list[str]:
 # --------------------------------------------------------------------------- Go formatting
 
 
-def test_go_quote_is_strconv_quote():
-    assert schema.go_quote('a"b\n\x00\x7fé\u00a0\t') == '"a\\"b\\n\\x00\\x7fé\\u00a0\\t"'
-
-
-def test_go_json_sorts_maps_and_escapes_html():
-    assert schema.go_json({"b": [1, 2.5, None, True], "a": "<a&b>"}) == '{"a":"\\u003ca\\u0026b\\u003e","b":[1,2.5,null,true]}'
-    assert schema.go_json({"b": 1, "a": 2}, sort_keys=False) == '{"b":1,"a":2}'
-
-
 def test_go_value_prints_like_field_error():
     assert [schema.go_value(v) for v in (3, 1.5, 1e6, True, "x", None, {"k": "v"})] == [
         "3", "1.5", "1e+06", "true", '"x"', "null", '{"k":"v"}']

@@ -15,7 +15,7 @@ from ..record import record
 from .exec import Limits, TemplateExecError, execute
 from .funcs import BUILTINS, Func
 from .parse import TemplateParseError, Tree, parse_templates
-from .values import Value
+from ..go.reflect import Value
 
 MISSINGKEY_MODES = ("default", "invalid", "zero", "error")
 

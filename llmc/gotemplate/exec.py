@@ -16,7 +16,7 @@ import sys
 
 from ..errors import LlmcError
 from ..record import field, record
-from . import gofmt
+from ..go import fmt as gofmt
 from .funcs import BUILTINS, VALUE, Func, FuncError, call_fn, is_true, truth
 from .nodes import (
     ActionNode,
@@ -41,7 +41,7 @@ from .nodes import (
     VariableNode,
 )
 from .parse import Tree
-from .values import (
+from ..go.reflect import (
     BOOL,
     COMPLEX128,
     COMPLEX_KINDS,
@@ -91,6 +91,8 @@ class TemplateExecError(LlmcError):
 
 @record(frozen=True)
 class Limits:
+    """The execution budgets of one template run (docs/budgets.md): nesting, range iterations, output, calls, work and value sizes."""
+
     template_depth: int = MAX_TEMPLATE_DEPTH
     range_iterations: int = MAX_RANGE_ITERATIONS
     output_bytes: int = MAX_OUTPUT_BYTES

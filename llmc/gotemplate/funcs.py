@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..record import record
-from . import gofmt
-from .values import (
+from ..go import fmt as gofmt
+from ..go.reflect import (
     ANY,
     BOOL,
     COMPLEX_KINDS,
@@ -44,6 +44,8 @@ VALUE = GoType("reflect.Value", "struct")
 
 @record(frozen=True)
 class Func:
+    """A template function as Go's reflection sees it: its parameter types, whether it is variadic, and its implementation."""
+
     name: str
     params: tuple[GoType, ...]
     variadic: bool

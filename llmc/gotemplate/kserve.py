@@ -1,6 +1,6 @@
 """The functions KServe's controller adds to preset templates: ChildName, shutdownTimeout, kvTransferConfig.
 
-Signatures are the controller's (reference 01 §4.2): `ChildName(string, string) string`,
+Signatures are the controller's (the `Funcs` of `ReplaceVariables`, llmisvc/config_merge.go): `ChildName(string, string) string`,
 `shutdownTimeout(any, int64) int64`, `kvTransferConfig(any) string`. The `any`
 arguments are recognised by their Go type name, as the controller's type
 assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).
@@ -8,12 +8,12 @@ assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
+from ..go.json import marshal
 from ..names import child_name
 from .funcs import Func
-from .values import ANY, INT64, STRING, Value, find_field, field_by_path, indirect_interface, length, index_elem
+from ..go.reflect import ANY, INT64, STRING, Value, find_field, field_by_path, indirect_interface, length, index_elem
 
 POD_SPEC_PTR = "*v1.PodSpec"
 KV_SPEC_PTR = "*v1alpha2.KVCacheOffloadingSpec"
@@ -69,27 +69,8 @@ def kv_transfer_config(spec: Value | None, quantity_value: Callable[[Value], int
     if tiers:
         extra["secondary_tiers"] = tiers
     config = {"kv_connector": "OffloadingConnector", "kv_role": "kv_both", "kv_connector_extra_config": extra}
-    text = go_json(config)
+    text = marshal(config)
     return Value(STRING, "--kv-transfer-config '" + text.replace('"', '\\\\\\"') + "'")
-
-
-def go_json(obj: object) -> str:
-    """encoding/json.Marshal of maps and scalars: sorted keys, compact, HTML-safe escapes."""
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return escape_json_text(text)
-
-
-def escape_json_text(text: str) -> str:
-    """The escapes Go's encoder adds to what Python's json module writes: <, >, &, U+2028, U+2029."""
-    if not any(c in text for c in "<>&\u2028\u2029"):
-        return text
-    return (
-        text.replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
-    )
 
 
 def kserve_funcs(quantity_value: Callable[[Value], int]) -> dict[str, Func]:

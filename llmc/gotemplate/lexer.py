@@ -11,7 +11,7 @@ import unicodedata
 from enum import IntEnum
 
 from ..record import record
-from .gofmt import quote
+from ..go.strconv import quote
 
 
 class T(IntEnum):
@@ -79,6 +79,8 @@ EOF = ""
 
 @record(frozen=True, slots=True)
 class Item:
+    """One lexed token (Go's `item`): its type, byte offset, text and line."""
+
     typ: T
     pos: int
     val: str

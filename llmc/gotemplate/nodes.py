@@ -8,16 +8,20 @@ Go's Node.String() returns, which execution errors quote as `at <...>`.
 from __future__ import annotations
 
 from ..record import field, record
-from .gofmt import quote
+from ..go.strconv import quote
 
 
 class Node:
+    """A node of the parse tree (Go's `parse.Node`); `pos` is its byte offset in the template text."""
+
     __slots__ = ()
     pos: int
 
 
 @record(eq=False, slots=True)
 class ListNode(Node):
+    """A sequence of nodes: a template body or a branch's list."""
+
     pos: int
     nodes: list[Node] = field(default_factory=list)
 
@@ -27,6 +31,8 @@ class ListNode(Node):
 
 @record(eq=False, slots=True)
 class TextNode(Node):
+    """Plain text between actions, copied to the output."""
+
     pos: int
     text: str
 
@@ -36,6 +42,8 @@ class TextNode(Node):
 
 @record(eq=False, slots=True)
 class CommentNode(Node):
+    """A `{{/* comment */}}` action, which produces nothing."""
+
     pos: int
     text: str
 
@@ -45,6 +53,8 @@ class CommentNode(Node):
 
 @record(eq=False, slots=True)
 class DotNode(Node):
+    """The cursor `.`."""
+
     pos: int
 
     def __str__(self) -> str:
@@ -53,6 +63,8 @@ class DotNode(Node):
 
 @record(eq=False, slots=True)
 class NilNode(Node):
+    """The untyped `nil` constant."""
+
     pos: int
 
     def __str__(self) -> str:
@@ -61,6 +73,8 @@ class NilNode(Node):
 
 @record(eq=False, slots=True)
 class BoolNode(Node):
+    """A `true` or `false` constant."""
+
     pos: int
     value: bool
 
@@ -89,6 +103,8 @@ class NumberNode(Node):
 
 @record(eq=False, slots=True)
 class StringNode(Node):
+    """A string constant: `quoted` as written, `text` unquoted."""
+
     pos: int
     quoted: str
     text: str
@@ -99,6 +115,8 @@ class StringNode(Node):
 
 @record(eq=False, slots=True)
 class IdentifierNode(Node):
+    """A function name."""
+
     pos: int
     ident: str
 
@@ -108,6 +126,8 @@ class IdentifierNode(Node):
 
 @record(eq=False, slots=True)
 class FieldNode(Node):
+    """A field chain on dot, `.A.B`; `ident` holds its names."""
+
     pos: int
     ident: list[str]
 
@@ -117,6 +137,8 @@ class FieldNode(Node):
 
 @record(eq=False, slots=True)
 class VariableNode(Node):
+    """A variable with an optional field chain, `$x.A`; `ident[0]` is the variable."""
+
     pos: int
     ident: list[str]
 
@@ -126,6 +148,8 @@ class VariableNode(Node):
 
 @record(eq=False, slots=True)
 class ChainNode(Node):
+    """A term followed by fields, `(pipeline).A.B`."""
+
     pos: int
     node: Node
     fields: list[str] = field(default_factory=list)
@@ -137,6 +161,8 @@ class ChainNode(Node):
 
 @record(eq=False, slots=True)
 class CommandNode(Node):
+    """One command of a pipeline: a function or value and its arguments."""
+
     pos: int
     args: list[Node] = field(default_factory=list)
 
@@ -149,6 +175,8 @@ class CommandNode(Node):
 
 @record(eq=False, slots=True)
 class PipeNode(Node):
+    """A pipeline with its optional variable declarations (`$x := ...` or `$x = ...`)."""
+
     pos: int
     line: int
     is_assign: bool = False
@@ -164,6 +192,8 @@ class PipeNode(Node):
 
 @record(eq=False, slots=True)
 class ActionNode(Node):
+    """A `{{pipeline}}` action whose value is printed."""
+
     pos: int
     line: int
     pipe: PipeNode
@@ -192,6 +222,8 @@ class BranchNode(Node):
 
 @record(eq=False, slots=True)
 class BreakNode(Node):
+    """A `{{break}}` inside a range."""
+
     pos: int
     line: int
 
@@ -201,6 +233,8 @@ class BreakNode(Node):
 
 @record(eq=False, slots=True)
 class ContinueNode(Node):
+    """A `{{continue}}` inside a range."""
+
     pos: int
     line: int
 
@@ -210,6 +244,8 @@ class ContinueNode(Node):
 
 @record(eq=False, slots=True)
 class TemplateNode(Node):
+    """A `{{template "name" pipeline}}` call."""
+
     pos: int
     line: int
     name: str

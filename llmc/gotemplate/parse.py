@@ -11,8 +11,8 @@ from typing import Iterable
 
 from ..errors import LlmcError
 from ..record import field, record
-from . import strconv
-from .gofmt import quote
+from ..go import strconv
+from ..go.strconv import quote
 from .lexer import Item, Lexer, T
 from .nodes import (
     ActionNode,

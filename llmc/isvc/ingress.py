@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import LlmcError, Location
 from ..gotemplate import parse
-from ..gotemplate.values import STRING, GoField, GoType, Value, map_of
+from ..go.reflect import STRING, GoField, GoType, Value, map_of
 from .config import IngressConfig
 from .workload import HTTP_PORT, predictor_name
 

@@ -19,11 +19,12 @@ from typing import Any
 
 from ..errors import LlmcError
 from ..gotemplate import parse
-from ..gotemplate import gofmt
+from ..go import fmt as gofmt
 from ..gotemplate.funcs import Func
 from ..gotemplate.nodes import ActionNode, BranchNode, CommandNode, IdentifierNode, ListNode, Node
-from ..gotemplate.values import ANY, STRING, GoType, Value, indirect_interface
-from ..templatedata import SERVICE, go_json_marshal
+from ..go.reflect import ANY, STRING, GoType, Value, indirect_interface
+from ..go.json import marshal
+from ..templatedata import SERVICE
 
 ESCAPER = "_html_template_htmlescaper"
 _HTML = {"\0": "\ufffd", '"': "&#34;", "&": "&amp;", "'": "&#39;", "+": "&#43;", "<": "&lt;", ">": "&gt;"}
@@ -67,7 +68,7 @@ def replace_placeholders(container: dict[str, Any], meta: dict[str, Any]) -> dic
     Raises LlmcError with Go's template error text; the caller adds the controller's
     "failed to replace placeholders" wording and the location.
     """
-    text = go_json_marshal(container)
+    text = marshal(container, sort_keys=False)
     if "{{" not in text:
         return container
     tmpl = parse("container-tmpl", text, funcs=_FUNCS)

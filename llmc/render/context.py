@@ -4,34 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..capabilities import Capabilities
 from ..findings import Findings
 from ..names import child_name
 from ..record import field, record
 from ..settings import Settings
 
 PART_OF = "llminferenceservice"
-
-
-@record(frozen=True)
-class Capabilities:
-    """The cluster APIs llmc may assume (like helm's --api-versions / --kube-version)."""
-
-    api_versions: frozenset[str] = frozenset(
-        {
-            "gateway.networking.k8s.io/v1",
-            "inference.networking.k8s.io/v1",
-            "leaderworkerset.x-k8s.io/v1",
-            "resource.k8s.io/v1",
-            "keda.sh/v1alpha1",
-            "cert-manager.io/v1",
-        }
-    )
-    kube_version: str = "1.34.0"
-
-    def has(self, group_version: str, kind: str | None = None) -> bool:
-        if kind is not None and f"{group_version}/{kind}" in self.api_versions:
-            return True
-        return group_version in self.api_versions
 
 
 @record(frozen=True)

@@ -1,4 +1,4 @@
-"""Managed DRA (reference 02 §3.8, §5.3; 01 §3.9): the `serving.kserve.io/exp-dra-*`
+"""Managed DRA (llmisvc/managed_dra.go): the `serving.kserve.io/exp-dra-*`
 annotations, the claims injected into the merged spec's pod templates, and the
 ResourceClaimTemplate `<name>-managed-dra`.
 
@@ -8,19 +8,19 @@ key switches the feature on. One request (`device`) serves every pod of the serv
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from ..annotations import DRA_CEL_SELECTOR as CEL_SELECTOR
+from ..annotations import DRA_CONTAINER_NAME as CONTAINER_NAME
+from ..annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
+from ..annotations import DRA_DEVICE_COUNT as DEVICE_COUNT
 from ..errors import LlmcError, Location
+from ..go.strconv import quote as go_quote
 from ..names import child_name
 from ..record import record
 from .context import RenderContext, slots
 
-DEVICE_CLASS = "serving.kserve.io/exp-dra-device-class"
-DEVICE_COUNT = "serving.kserve.io/exp-dra-device-count"
-CEL_SELECTOR = "serving.kserve.io/exp-dra-cel-selector"
-CONTAINER_NAME = "serving.kserve.io/exp-dra-container-name"
 
 CLAIM = "managed-device"
 REQUEST = "device"
@@ -62,19 +62,14 @@ def _count(annotations: dict[str, str]) -> int:
     where = Location(path=f"metadata.annotations.{DEVICE_COUNT}")
     hint = "set a whole number of devices, 1 or more"
     if not _INT.fullmatch(text):
-        reason = f"strconv.Atoi: parsing {_go_quote(text)}: invalid syntax"
+        reason = f"strconv.Atoi: parsing {go_quote(text)}: invalid syntax"
     elif not _INT64_MIN <= int(text) <= _INT64_MAX:
-        reason = f"strconv.Atoi: parsing {_go_quote(text)}: value out of range"
+        reason = f"strconv.Atoi: parsing {go_quote(text)}: value out of range"
     elif int(text) < 1:
         reason = "must be >= 1"
     else:
         return int(text)
-    raise LlmcError(f"invalid {DEVICE_COUNT} value {_go_quote(raw)}: {reason}", where, hint=hint)
-
-
-def _go_quote(text: str) -> str:
-    """Go's %q for the strings that matter here (JSON string syntax agrees for printable text)."""
-    return json.dumps(text, ensure_ascii=False)
+    raise LlmcError(f"invalid {DEVICE_COUNT} value {go_quote(raw)}: {reason}", where, hint=hint)
 
 
 def template_name(service_name: str) -> str:

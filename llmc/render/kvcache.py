@@ -1,6 +1,6 @@
 """KV-cache secondary tiers: one volume per `kvCacheOffloading.secondary[i].fileSystem`.
 
-Reference 02 §3.4 and §6 item 27; KServe `workload_kvcache.go`, test `workload_kvcache_test.go`.
+KServe `workload_kvcache.go`, test `workload_kvcache_test.go`.
 Tier `i` becomes volume `kv-cache-secondary-<i>` mounted on `main` at `/mnt/kv-cache-<i>`
 (the paths the preset's `kvTransferConfig` hands to vLLM): an emptyDir with a size limit
 (whose size is also *added* to main's ephemeral-storage request), an ephemeral PVC from a

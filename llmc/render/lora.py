@@ -1,6 +1,6 @@
 """LoRA adapters: their enumeration on the merged spec and the pod step on container `main`.
 
-Reference 02 §3.3, 01 §3.9; KServe `workload_lora.go`. Adapters are sorted by name and get
+KServe `workload_lora.go`. Adapters are sorted by name and get
 a sanitised mount path under /mnt/lora. hf/s3 adapters are downloaded by the model's
 storage-initializer (`storage.py`, multi-download); pvc adapters are mounted here. The vLLM
 flags are put *before* the user's `main.args`, unless the workload already passes
@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 from ..errors import LlmcError, Location
-from ..gourl import quote
+from ..go.url import quote
 from ..names import child_name
-from ..schema import go_json
+from ..go.json import marshal as go_json
 from .context import RenderContext
 from .storage import HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled
 

@@ -1,7 +1,7 @@
 """Multi-node workloads: the main and prefill LeaderWorkerSets, their ServiceAccounts, and
-the Role/RoleBinding the routing sidecar needs (reference 02 §2.3–2.5, §3.0).
+the Role/RoleBinding the routing sidecar needs (llmisvc/workload_multi_node.go).
 
-Objects come in the controller's order (02 §1 step 6.3, after the managed-DRA template):
+Objects come in the controller's order (`reconcileMultiNodeWorkload`, after the managed-DRA template):
 main SA, main Role, main RoleBinding, prefill SA, main LWS, prefill LWS.
 """
 

@@ -1,5 +1,5 @@
 """Parallelism: the LeaderWorkerSet group size, and what the controller does with the
-other `parallelism` fields silently (reference 02 §4, 01 §1.6 and §6 #1, #3, #19).
+other `parallelism` fields silently (`ParallelismSpec` in pkg/apis/serving/v1alpha2, the presets' templates).
 
 Go code reads `parallelism` only for preset selection and the LWS size; every vLLM
 flag comes from the preset templates, which see the service's *own* spec.
@@ -11,7 +11,7 @@ from typing import Any
 
 from .context import RenderContext
 
-# What the preset templates read from `.Spec` besides the model name (reference 01 §6 #1).
+# What the preset templates read from `.Spec` besides the model name (the shipped presets under config/llmisvcconfig).
 _TEMPLATE_OBJECTS = ("parallelism", "kvCacheOffloading", "prefill.parallelism", "prefill.kvCacheOffloading")
 _POD_SLOTS = ("template", "worker", "prefill.template", "prefill.worker")
 _TGPS = "terminationGracePeriodSeconds"

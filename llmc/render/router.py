@@ -2,7 +2,7 @@
 picker stack (via `scheduler`), the standalone tokenizer (via `tokenizer`), the controller's
 reference validation, and the URL the service would report.
 
-Reference 03 (all sections), 01 §2.3, §2.7, §3.6–3.8; KServe `router.go`, `router_discovery*.go`,
+KServe `router.go`, `router_discovery*.go`,
 `router_group*.go`, `router_validation.go`, `config_merge.go`. Rendering follows the controller's
 first reconcile of `reconcileRouter`: validation, then the scheduler (SA → ClusterRoleBinding →
 Role → RoleBinding → tokenizer Deployment/Service → EPP Deployment/Service → InferencePool v1 →
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from ..errors import LlmcError
 from ..findings import Findings
 from ..jsoncopy import copy_json
-from ..goyaml import parse_go_yaml
+from ..go.yaml import parse_go_yaml
 from ..names import child_name
 from ..record import field, record
 from . import meta, scheduler, tokenizer
@@ -67,14 +67,20 @@ Key = tuple[str, str]
 @record(frozen=True)
 class Cluster:
     """Objects known to exist in the cluster, keyed by (namespace, name): Gateways, HTTPRoutes,
-    and the gateways' backing Services (for URL discovery). Given, it is taken as complete."""
+    and the gateways' backing Services (for URL discovery).
+
+    `complete`: nothing else exists, so a reference to anything else is the controller's RefsInvalid.
+    Objects that come with the services (`llmc render -f`, KRM items, an application folder) are not
+    complete: they are deployed next to what the cluster already holds (KServe's e2e-gpt-oss sample
+    ships an AI gateway while its services use the default one)."""
 
     gateways: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     httproutes: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     services: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
+    complete: bool = True
 
 
-# -- fix-ups of the merged spec, in the controller's order (01 §2.7) --------------------------------
+# -- fix-ups of the merged spec, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go) --------------------------------
 
 
 def _router(spec: dict[str, Any]) -> dict[str, Any]:
@@ -574,7 +580,7 @@ def _filter_defaults(filters: list[dict[str, Any]]) -> None:
             item["cors"].setdefault("maxAge", 5)
 
 
-# -- controller-side validation (03 §10.2) ----------------------------------------------------------
+# -- controller-side validation (llmisvc/router_validation.go) ----------------------------------------------------------
 
 
 def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
@@ -584,11 +590,17 @@ def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
     if cluster is None or router is None or meta.is_stopped(ctx) or not ctx.options.capabilities.has(GATEWAY_API):
         return
     ns = ctx.namespace
+    gateways, httproutes = cluster.gateways, cluster.httproutes
+
+    def absent(table: Mapping[Key, Any], key: Key) -> bool:
+        """Known not to exist: an incomplete inventory cannot tell."""
+        return cluster.complete and key not in table
+
     refs = (router.get("gateway") or {}).get("refs") or []
     missing = [
         f"Gateway {key[0]}/{key[1]} does not exist"
         for key in ((str(r.get("namespace") or ns), str(r.get("name") or "")) for r in refs)
-        if key not in cluster.gateways
+        if absent(gateways, key)
     ]
     _refs_invalid(missing, "GatewaysReady", "spec.router.gateway.refs")
     route = router.get("route")
@@ -596,23 +608,25 @@ def validate_references(ctx: RenderContext, cluster: Cluster | None) -> None:
         return
     http = route.get("http") or {}
     route_refs = [str(r.get("name") or "") for r in http.get("refs") or []]
-    missing = [f"HTTPRoute {ns}/{name} does not exist" for name in route_refs if (ns, name) not in cluster.httproutes]
+    missing = [f"HTTPRoute {ns}/{name} does not exist" for name in route_refs if absent(httproutes, (ns, name))]
     _refs_invalid(missing, "HTTPRoutesReady", "spec.router.route.http.refs")
     if http.get("spec") is not None:
         missing = [
             f"Managed HTTPRoute references non-existent Gateway {key[0]}/{key[1]}"
             for key in (_parent_key(p, ns) for p in http["spec"].get("parentRefs") or [])
-            if key not in cluster.gateways
+            if absent(gateways, key)
         ]
         _refs_invalid(missing, "HTTPRoutesReady", "spec.router.route.http.spec.parentRefs")
     problems = []
     for name in route_refs:
-        target = cluster.httproutes[(ns, name)]
+        if (ns, name) not in httproutes:
+            continue  # not known (an incomplete inventory): nothing to check
+        target = httproutes[(ns, name)]
         parents = (target.get("spec") or {}).get("parentRefs") or []
         if not parents:
             problems.append(f"HTTPRoute {ns}/{name} has no parent gateway references")
         for key in (_parent_key(p, ns) for p in parents):
-            if key not in cluster.gateways:
+            if absent(gateways, key):
                 problems.append(f"HTTPRoute {ns}/{name} references non-existent Gateway {key[0]}/{key[1]}")
     if problems:
         _refs_invalid(["HTTPRoute target validation failed: " + "; ".join(problems)], "HTTPRoutesReady", "spec.router.route.http.refs")
@@ -623,11 +637,11 @@ def _refs_invalid(messages: list[str], condition: str, path: str) -> None:
         raise LlmcError(
             "; ".join(messages),
             hint=f"the controller sets {condition}=False (RefsInvalid) at {path} and creates no router objects; "
-            "create the object or give it with -f",
+            "create the object",
         )
 
 
-# -- status.url (03 §6) ---------------------------------------------------------------------------
+# -- status.url (llmisvc/router.go) ---------------------------------------------------------------------------
 
 
 def predicted_url(ctx: RenderContext, cluster: Cluster | None = None) -> str | None:

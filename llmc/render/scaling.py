@@ -1,4 +1,4 @@
-"""Autoscaling actuators (reference 02 §2.9): KEDA ScaledObject then HPA, for the main
+"""Autoscaling actuators (llmisvc/scaling.go): KEDA ScaledObject then HPA, for the main
 workload and then the prefill workload.
 
 `scaling.keda` is a direct ScaledObject with the user's triggers. `scaling.wva.keda` and

@@ -1,12 +1,12 @@
 """The endpoint picker (EPP): ServiceAccount and RBAC, Deployment, Service, both InferencePools,
 and the EndpointPickerConfig passed inline with `--config-text`.
 
-Reference 03 §3.4–3.12 and §7; KServe `scheduler.go`, `scheduler_latency_predictor.go`,
+KServe `scheduler.go`, `scheduler_latency_predictor.go`,
 `tracing.go`, `pkg/apis/gie/v1alpha2pool/inferencepool_conversion.go`. Objects are built for
 the controller's first reconcile: there is no live Deployment whose `--config-text` or replica
 count would be preserved, and the ServiceAccount copies no secrets (cluster state).
 
-The config text goes through the controller's version-gated migrations (03 §7.3): for EPP
+The config text goes through the controller's version-gated migrations (llmisvc/scheduler.go): for EPP
 version >= 0.7 it is parsed and re-serialised by sigs.k8s.io/yaml, which llmc reproduces in
 the "Go YAML" section at the end (JSON-normalised values, goyaml.v2 key order and quoting).
 """
@@ -19,9 +19,10 @@ from typing import Any, Callable
 
 from ..errors import LlmcError
 from ..jsoncopy import copy_json
-from ..goyaml import dump_go_yaml, format_go_float, parse_go_yaml
+from ..go.fmt import sprint_json
+from ..go.yaml import dump_go_yaml, parse_go_yaml
 from ..record import record
-from ..schema import go_json
+from ..go.json import marshal as go_json
 from . import meta
 from .context import RenderContext
 from .storage import find_container
@@ -675,12 +676,10 @@ def _migrate_disagg_profile_params(cfg: dict[str, Any]) -> None:
 
 
 def _go_v(value: Any) -> str:
-    """fmt %v for the JSON value types."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return format_go_float(value, "g")
-    return str(value)
+    """fmt %v of an unstructured value: whole numbers are int64 there, other numbers float64."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return sprint_json(value)
 
 
 def _non_cached_tokens(threshold: Any) -> int:
@@ -875,7 +874,7 @@ def _add_metrics_data_source(cfg: dict[str, Any], parameters: dict[str, Any]) ->
     cfg["plugins"] = plugins
 
 
-# legacy in-pod tokenizer sidecar (03 §7.4)
+# legacy in-pod tokenizer sidecar (llmisvc/tokenizer.go)
 
 
 def _uds_tokenizer_config(cfg: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ PodStep = Callable[[RenderContext, dict[str, Any]], None]
 
 
 def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -> dict[str, Any]:
-    """A deep copy of the slot's merged pod spec, through the controller's pod steps (reference 02 §3.0):
+    """A deep copy of the slot's merged pod spec, through the controller's pod steps (`attachModelArtifacts` and the steps after it in llmisvc/workload_*.go):
     `before` (service account, routing-sidecar env), model artifacts with LoRA, KV-cache tiers, tracing."""
     from . import kvcache, storage, tracing
 

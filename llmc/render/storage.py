@@ -1,7 +1,7 @@
 """Model artifacts on one pod spec: the controller's `attachModelArtifacts`.
 
-Reference 02 §3.2 and §6 items 18-25; KServe `workload_storage.go` and `pkg/utils/storage.go`.
-The model URI is read as Go does (`url.Parse(...).String()`, `llmc.gourl`), then dispatched
+KServe `workload_storage.go` and `pkg/utils/storage.go`.
+The model URI is read as Go does (`url.Parse(...).String()`, `llmc.go.url`), then dispatched
 on its scheme: `pvc://` mounts the claim (C1), `hf://`/`s3://` add the storage-initializer
 (C2), `oci://` a modelcar (C3) or an image volume (C4, also `oci+native://`), and hf/s3 LoRA
 adapters turn the download into one multi-URI storage-initializer (C5). LoRA runs last.
@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import LlmcError, Location
 from ..jsoncopy import copy_json
 from ..gotypes import strip_nulls
-from ..gourl import URLError, normalize, quote
+from ..go.url import URLError, normalize, quote
 from ..merge import merge_sorted
 from ..quantity import canonical_quantity
 from ..record import record

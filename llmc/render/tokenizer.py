@@ -1,6 +1,6 @@
 """The standalone tokenizer: Deployment and Service `<name>-tokenizer` serving vLLM's render endpoint.
 
-Reference 03 §3.10 and §7.5; KServe `tokenizer.go`. Enabled by `scheduler.tokenizer`, or by a
+KServe `tokenizer.go`. Enabled by `scheduler.tokenizer`, or by a
 `token-producer` / `precise-prefix-cache-scorer` plugin in the scheduler's inline config text;
 never with an external pool (`scheduler.pool.ref`). The EPP reaches it at `tokenizer_url`.
 """

@@ -1,6 +1,6 @@
 """Tracing on the inference server: OTLP flags and OTEL_* env on container `main`.
 
-Reference 02 §3.6; KServe `tracing.go` (`injectServerTracing`), tests `tracing_test.go`.
+KServe `tracing.go` (`injectServerTracing`), tests `tracing_test.go`.
 Runs only when the merged spec has `tracing` and its `exporterEndpoint` is non-empty.
 Flags are appended unless the container already passes them (`--flag` or `--flag=...`);
 env entries are appended only for names the container does not set, so user values win.

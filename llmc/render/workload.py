@@ -1,5 +1,5 @@
 """Single-node workloads: the main and prefill Deployments, the workload Service,
-and the ServiceAccount/Role/RoleBinding the routing sidecar needs (reference 02 §2.3, §2.6–2.8)."""
+and the ServiceAccount/Role/RoleBinding the routing sidecar needs (llmisvc/workload_single_node.go)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def sidecar_rbac(ctx: RenderContext) -> list[dict[str, Any]]:
     """SA `<name>-kserve`, Role `-kserve-role`, RoleBinding `-kserve-rb` when spec.template has the routing sidecar.
 
     A user-chosen serviceAccountName other than `<name>-kserve` is used instead of a managed SA;
-    the Role/RoleBinding still bind that SA (reference 02 §2.3).
+    the Role/RoleBinding still bind that SA (llmisvc/workload_single_node.go).
     """
     template = ctx.spec.get("template")
     if not has_routing_sidecar(template):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
+
 from pathlib import Path
 
 import pytest
 import yaml
 
+from llmc.go.json import marshal
 from llmc.errors import LlmcError
-from llmc.templatedata import compile_config, go_json_marshal, render_config
+from llmc.templatedata import compile_config, render_config
 
 from gotmpl_samples import GLOBAL, SERVICES
 
@@ -39,7 +42,16 @@ def test_worked_example_of_reference(upstream: Path) -> None:
 
 def test_json_text_is_go_marshal() -> None:
     # encoding/json escapes <, >, & and U+2028/U+2029 and writes other non-ASCII as is
-    assert go_json_marshal({"b": "<a&b>", "a": "é\u2028"}) == '{"b":"\\u003ca\\u0026b\\u003e","a":"é\\u2028"}'
+    assert marshal({"b": "<a&b>", "a": "é\u2028"}, sort_keys=False) == '{"b":"\\u003ca\\u0026b\\u003e","a":"é\\u2028"}'
+
+
+def test_raw_extension_bytes_are_go_marshal() -> None:
+    # RawExtension.Raw is the JSON the API server stored: encoding/json's floats (1e-7, 100000000000000000000),
+    # where Python's json.dumps wrote {"x":1e-07,"y":1e+20} (21 bytes)
+    svc = copy.deepcopy(SERVICES["minimal"])
+    svc["spec"].setdefault("router", {})["scheduler"] = {"config": {"inline": {"x": 1e-7, "y": 1e20}}}
+    out = render_config({"spec": {"model": {"name": "{{ len .Spec.Router.Scheduler.Config.Inline.Raw }}"}}}, svc, GLOBAL)
+    assert out["spec"]["model"]["name"] == str(len('{"x":1e-7,"y":100000000000000000000}'))
 
 
 def test_fast_path_and_cache() -> None:

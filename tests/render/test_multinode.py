@@ -8,7 +8,8 @@ from typing import Any
 
 from llmc.findings import Findings
 from llmc.render import multinode
-from llmc.render.context import Capabilities, RenderContext, RenderOptions, Slot
+from llmc.capabilities import Capabilities
+from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.settings import Settings
 
 SIDECAR = "llm-d-routing-sidecar"

@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 import yaml
 
-from llmc import goyaml
+from llmc.go import yaml as goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.render import router, scheduler
-from llmc.render.context import Capabilities, RenderContext, RenderOptions
+from llmc.capabilities import Capabilities
+from llmc.render.context import RenderContext, RenderOptions
 from llmc.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG

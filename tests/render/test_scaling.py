@@ -9,7 +9,8 @@ import pytest
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.render import scaling
-from llmc.render.context import Capabilities, RenderContext, RenderOptions
+from llmc.capabilities import Capabilities
+from llmc.render.context import RenderContext, RenderOptions
 from llmc.settings import Settings
 
 MODEL = {"uri": "hf://meta-llama/Llama-3.1-8B", "name": "meta-llama/Llama-3.1-8B"}

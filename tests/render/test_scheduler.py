@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import goyaml, schema
+from llmc.go import yaml as goyaml
 from llmc.errors import LlmcError
 from llmc.findings import Findings
 from llmc.names import child_name
@@ -490,13 +490,6 @@ def test_goyaml_v2_scalars() -> None:
 
 def test_goyaml_v2_multiline_and_floats() -> None:
     assert goyaml.dump_go_yaml({"s": "a\nb\n", "f": 1234567.5, "g": 1e-05}) == "f: 1.2345675e+06\ng: 1e-05\ns: |\n  a\n  b\n"
-
-
-def test_go_json() -> None:
-    # encoding/json: sorted keys, HTML escaping, shortest floats with 'e' outside [1e-6, 1e21)
-    assert schema.go_json({"b": [1.0, 0.5, 1e-7, 1e21], "a": "<&>", "c": None}) == (
-        '{"a":"\\u003c\\u0026\\u003e","b":[1,0.5,1e-7,1e+21],"c":null}'
-    )
 
 
 # YAML line breaks other than \n (NEL, U+2028/9) and surrogates do not survive a libyaml-style emitter

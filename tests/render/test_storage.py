@@ -1,5 +1,5 @@
 """Model artifacts on a pod (reference 02 §3.2, §6 items 18-25; KServe workload_storage.go,
-pkg/utils/storage.go, container_merge.go and their tests), and the Go URL round trip (llmc.gourl)."""
+pkg/utils/storage.go, container_merge.go and their tests), and the Go URL round trip (llmc.go.url)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from llmc.errors import LlmcError
 from llmc.findings import Findings
-from llmc.gourl import URLError, normalize, quote
+from llmc.go.url import URLError, normalize, quote
 from llmc.record import replace
 from llmc.render import lora, storage
 from llmc.render.context import RenderContext, RenderOptions, Slot

@@ -338,11 +338,24 @@ def map_get(v: Value, key: str) -> Value | None:
     return from_json(v.t.elem, v.x[key])
 
 
+def string_order(s: str) -> bytes:
+    """The bytes Go holds for a string, for sorting as Go sorts strings.
+
+    Code point order is the same unless invalid UTF-8 is held as surrogateescape surrogates;
+    a lone surrogate from a JSON escape is U+FFFD in Go.
+    """
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" else c
+                       for c in s).encode("utf-8", "surrogateescape")
+
+
 def sorted_map_items(v: Value) -> list[tuple[Value, Value]]:
     """fmtsort order for the map keys llmc's data can have (strings, numbers, bools)."""
     if not v.x:
         return []
-    keys = sorted(v.x)
+    keys = sorted(v.x, key=string_order) if v.t.key.kind == "string" else sorted(v.x)
     kt = v.t.key
     return [(from_json(kt, k), from_json(v.t.elem, v.x[k])) for k in keys]
 

@@ -1,4 +1,4 @@
-"""Go's fmt and strconv printing, for the values of `values.py`.
+"""Go's fmt printing, for the values of `reflect.py`.
 
 Covers what templates can reach: Sprint/Sprintln/Sprintf with verbs
 v s d q x X f F g G e E t c o O b U %, flags `+-# 0`, width, precision, `*`,
@@ -11,183 +11,23 @@ cannot know that address, so it raises `Unreproducible` instead of guessing.
 
 from __future__ import annotations
 
-import math
-import unicodedata
-
-from .values import (
+from .reflect import (
     COMPLEX_KINDS,
     FLOAT_KINDS,
     INT_KINDS,
     UINT_KINDS,
     Value,
+    dynamic,
     index_elem,
     length,
     sorted_map_items,
     struct_field,
 )
+from .strconv import can_backquote, format_float, is_print, quote, quote_ascii, quote_rune
 
 
 class Unreproducible(Exception):
     """Go's output here depends on the process (memory addresses) or on internals llmc does not model."""
-
-
-# -- strconv ----------------------------------------------------------------
-
-_ESC = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v", "\\": "\\\\"}
-
-
-def is_print(r: str) -> bool:
-    """strconv.IsPrint: letters, marks, numbers, punctuation, symbols and U+0020."""
-    if r == " ":
-        return True
-    return unicodedata.category(r)[0] in "LMNPS"
-
-
-def _quote_with(s: str, q: str, ascii_only: bool) -> str:
-    out = [q]
-    for r in s:
-        if r == q:
-            out.append("\\" + q)
-        elif r in _ESC:
-            out.append(_ESC[r])
-        elif 0xD800 <= ord(r) <= 0xDFFF:
-            out.append("\\ufffd" if not ascii_only else "\\ufffd")
-        elif (ord(r) < 0x80 or not ascii_only) and is_print(r):
-            out.append(r)
-        elif ord(r) < 0x20 or ord(r) == 0x7F:
-            out.append(f"\\x{ord(r):02x}")
-        elif ord(r) < 0x10000:
-            out.append(f"\\u{ord(r):04x}")
-        else:
-            out.append(f"\\U{ord(r):08x}")
-    out.append(q)
-    return "".join(out)
-
-
-def quote(s: str) -> str:
-    """strconv.Quote."""
-    return _quote_with(s, '"', False)
-
-
-def quote_ascii(s: str) -> str:
-    return _quote_with(s, '"', True)
-
-
-def quote_rune(code: int, ascii_only: bool = False) -> str:
-    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
-        code = 0xFFFD
-    return _quote_with(chr(code), "'", ascii_only)
-
-
-def can_backquote(s: str) -> bool:
-    for r in s:
-        if r == "`" or r == "\ufeff":
-            return False
-        if r != "\t" and (ord(r) < 0x20 or ord(r) == 0x7F):
-            return False
-    return True
-
-
-def _shortest_digits(v: float) -> tuple[str, int]:
-    """Shortest round-trip decimal digits and decimal-point position of |v| (v finite, non-zero)."""
-    r = repr(abs(v))
-    if "e" in r:
-        mant, exp = r.split("e")
-        exp10 = int(exp)
-    else:
-        mant, exp10 = r, 0
-    if "." in mant:
-        ip, fp = mant.split(".")
-    else:
-        ip, fp = mant, ""
-    if fp == "0":
-        fp = ""
-    digits = (ip + fp).lstrip("0")
-    lead = len(ip + fp) - len((ip + fp).lstrip("0"))
-    dp = len(ip) + exp10 - lead
-    digits = digits.rstrip("0") or "0"
-    return digits, dp
-
-
-def _round_digits(v: float, prec: int) -> tuple[str, int]:
-    """`prec` significant digits of |v|, correctly rounded, and decimal-point position."""
-    s = f"{abs(v):.{max(prec - 1, 0)}e}"
-    mant, exp = s.split("e")
-    digits = mant.replace(".", "")
-    return digits, int(exp) + 1
-
-
-def _fmt_e(neg: bool, digits: str, dp: int, prec: int, ch: str) -> str:
-    out = "-" if neg else ""
-    out += digits[0] if digits else "0"
-    if prec > 0:
-        frac = digits[1 : 1 + prec]
-        out += "." + frac + "0" * (prec - len(frac))
-    exp = dp - 1 if digits and digits != "0" else 0
-    sign = "+" if exp >= 0 else "-"
-    exp = abs(exp)
-    return out + ch + sign + (f"{exp:02d}")
-
-
-def _fmt_f(neg: bool, digits: str, dp: int, prec: int) -> str:
-    out = "-" if neg else ""
-    if dp > 0:
-        ip = digits[:dp] + "0" * max(dp - len(digits), 0)
-    else:
-        ip = "0"
-    out += ip
-    if prec > 0:
-        frac = ""
-        for i in range(prec):
-            j = dp + i
-            frac += digits[j] if 0 <= j < len(digits) else "0"
-        out += "." + frac
-    return out
-
-
-def format_float(v: float, fmt: str, prec: int, bits: int = 64) -> str:
-    """strconv.FormatFloat for 'e', 'E', 'f', 'g', 'G' (prec -1 = shortest)."""
-    if bits == 32:
-        raise Unreproducible("float32 formatting is not modelled")
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "+Inf" if v > 0 else "-Inf"
-    neg = math.copysign(1.0, v) < 0
-    shortest = prec < 0
-    if fmt in "eE":
-        if shortest:
-            digits, dp = _shortest_digits(v) if v != 0 else ("0", 1)
-            return _fmt_e(neg, digits, dp, len(digits) - 1, fmt)
-        if v == 0:
-            return _fmt_e(neg, "0", 1, prec, fmt)
-        digits, dp = _round_digits(v, prec + 1)
-        return _fmt_e(neg, digits, dp, prec, fmt)
-    if fmt == "f":
-        if shortest:
-            digits, dp = _shortest_digits(v) if v != 0 else ("0", 1)
-            return _fmt_f(neg, digits, dp, max(len(digits) - dp, 0))
-        s = f"{abs(v):.{prec}f}"
-        return ("-" if neg else "") + s
-    if fmt in "gG":
-        if v == 0:
-            digits, dp = "0", 1
-        elif shortest:
-            digits, dp = _shortest_digits(v)
-        else:
-            p = prec if prec != 0 else 1
-            digits, dp = _round_digits(v, p)
-            digits = digits.rstrip("0") or "0"
-        eprec = prec if not shortest else 6
-        if not shortest and prec == 0:
-            eprec = 1
-        if not shortest and eprec > len(digits) and len(digits) >= dp:
-            eprec = len(digits)
-        exp = dp - 1
-        if exp < -4 or exp >= eprec:
-            return _fmt_e(neg, digits, dp, len(digits) - 1, "e" if fmt == "g" else "E")
-        return _fmt_f(neg, digits, dp, max(len(digits) - dp, 0))
-    raise Unreproducible(f"float format %{fmt}")
 
 
 # -- fmt --------------------------------------------------------------------
@@ -513,9 +353,9 @@ class Printer:
         elif verb == "s":
             self.fmt_s(s)
         elif verb == "x":
-            self.fmt_sx(s.encode(), False)
+            self.fmt_sx(s.encode("utf-8", "surrogateescape"), False)
         elif verb == "X":
-            self.fmt_sx(s.encode(), True)
+            self.fmt_sx(s.encode("utf-8", "surrogateescape"), True)
         elif verb == "q":
             self.fmt_q(s)
         else:
@@ -864,3 +704,8 @@ def sprintf(fmt: str, args: list[Value | None]) -> str:
                 p.print_arg(a, "v")
         p.buf.append(")")
     return p.text()
+
+
+def sprint_json(raw: object) -> str:
+    """fmt.Sprint of what encoding/json decodes into an interface{}: `map[a:1 b:[x <nil>]]`, numbers as float64."""
+    return sprint([dynamic(raw)])

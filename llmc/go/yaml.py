@@ -1,4 +1,4 @@
-"""Go's YAML as the endpoint picker config meets it: sigs.k8s.io/yaml over goyaml.v2 (Go's JSON is schema.go_json).
+"""Go's YAML as the endpoint picker config meets it: sigs.k8s.io/yaml over goyaml.v2 (Go's JSON is llmc.go.json).
 
 Parsing: YAML 1.1 scalars as goyaml.v2 resolves them (y/n/on/off are booleans, timestamps stay
 strings, ints in Go's base-0 syntax), then converted to JSON and back as the API machinery does:
@@ -14,15 +14,13 @@ import datetime
 import functools
 import math
 import re
-import struct
 import unicodedata
-from decimal import Decimal
 from typing import Any, Callable
 
 import yaml
 
-from .jsoncopy import copy_json
-from .load import YAML_FLOAT, go_int
+from ..jsoncopy import copy_json
+from .strconv import format_float, parse_int, parse_uint
 
 _STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
 _MERGE = "tag:yaml.org,2002:merge"
@@ -41,6 +39,14 @@ _TIMESTAMP = re.compile(
     r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?"
 )
 _INT64 = 1 << 63
+YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")  # goyaml.v2 resolve.go yamlStyleFloat
+
+
+def resolve_int(plain: str) -> int | None:
+    """goyaml.v2's int resolution of a plain scalar (underscores removed): `strconv.ParseInt(plain, 0, 64)`,
+    else `ParseUint(plain, 0, 64)`; None if neither parses."""
+    value = parse_int(plain)
+    return value if value is not None else parse_uint(plain)
 
 
 def go_yaml_resolve(text: str) -> tuple[str, Any]:
@@ -54,7 +60,7 @@ def go_yaml_resolve(text: str) -> tuple[str, Any]:
             return _FLOAT, float(text)
     elif first in "+-0123456789":
         plain = text.replace("_", "")
-        value = go_int(plain)
+        value = resolve_int(plain)
         if value is not None:
             return _INT, value
         if YAML_FLOAT.fullmatch(plain):
@@ -162,40 +168,8 @@ def _json_key(key: Any) -> str:
             return ".nan"
         if math.isinf(key):
             return ".inf" if key > 0 else "-.inf"
-        return format_go_float(key, "g", 32)
+        return format_float(key, "g", -1, 32)
     raise _Unparsable()
-
-
-def _shortest_float32(value: float) -> str:
-    """The shortest decimal digits that read back as the same float32 (Go's shortest, bitSize 32)."""
-    single = struct.unpack("f", struct.pack("f", value))[0]
-    for precision in range(1, 10):
-        text = f"{single:.{precision - 1}e}"
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
-            return text
-    return repr(single)
-
-
-def format_go_float(value: float, verb: str, bits: int = 64) -> str:
-    """strconv.FormatFloat(value, verb, -1, bits) for a finite value, verb 'g', 'f' or 'e' (shortest digits)."""
-    sign, digits, exponent = Decimal(repr(abs(value)) if bits == 64 else _shortest_float32(abs(value))).as_tuple()
-    assert isinstance(exponent, int)
-    text = "".join(map(str, digits)).rstrip("0") or "0"
-    point = len(digits) + exponent  # position of the decimal point after the first digit string
-    if text == "0":
-        point = 1
-    neg = "-" if value < 0 or (value == 0 and math.copysign(1, value) < 0) else ""
-    if verb == "g":
-        verb = "e" if point - 1 < -4 or point - 1 >= 6 else "f"
-    if verb == "e":
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        exp = point - 1 if text != "0" else 0
-        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if point <= 0:
-        return f"{neg}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return f"{neg}{text}{'0' * (point - len(text))}"
-    return f"{neg}{text[:point]}.{text[point:]}"
 
 
 def _go_key_less(a: str, b: str) -> bool:
@@ -275,7 +249,7 @@ def _yaml_float(value: float) -> str:
         return ".nan"
     if math.isinf(value):
         return ".inf" if value > 0 else "-.inf"
-    return format_go_float(value, "g")
+    return format_float(value, "g", -1)
 
 
 _DUMPED: dict[str, str] = {}

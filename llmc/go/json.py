@@ -1,0 +1,90 @@
+"""Go's encoding/json Marshal of plain data (None, bool, int, float, str, list, dict): compact text.
+
+As Go writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (HTML-safe), `\\b \\f \\n \\r \\t` and
+`\\u00XX` for the other control characters, an invalid UTF-8 byte (a surrogateescape
+surrogate) or a lone surrogate as U+FFFD; floats in fixed notation unless below 1e-6
+or from 1e21 on (`1e-7`, `1e+21`); NaN and infinities refused as Go refuses them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from .reflect import string_order
+from .strconv import format_float
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
+            "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SPECIAL = re.compile('["\\\\\x00-\x1f<>&\u2028\u2029\ud800-\udfff]')
+
+
+class UnsupportedValueError(ValueError):
+    """json.UnsupportedValueError: `json: unsupported value: NaN`."""
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    return "\ufffd" if "\ud800" <= c <= "\udfff" else f"\\u{ord(c):04x}"
+
+
+def string(text: str) -> str:
+    """A JSON string literal as encoding/json writes it (HTML escaping on)."""
+    return '"' + _SPECIAL.sub(_escape, text) + '"'
+
+
+def format_float64(value: float) -> str:
+    """encoding/json's floatEncoder for a float64."""
+    if math.isnan(value) or math.isinf(value):
+        raise UnsupportedValueError(f"json: unsupported value: {format_float(value, 'g', -1)}")
+    if value != 0 and (abs(value) < 1e-6 or abs(value) >= 1e21):
+        text = format_float(value, "e", -1)
+        if text[-4:-1] == "e-0":  # e-07 -> e-7
+            text = text[:-2] + text[-1]
+        return text
+    return format_float(value, "f", -1)
+
+
+# Python's json.dumps writes what encoding/json writes, but for the HTML escapes, floats and
+# invalid UTF-8: a float token (digits then `.` or `e`, after `:`, `,` or `[`; a string may look
+# like one too, which only costs the slow path) or a surrogate sends the value to `_marshal`.
+_FLOAT_TOKEN = re.compile(r"[:,\[]-?[0-9]+[.eE]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def marshal(value: Any, sort_keys: bool = True) -> str:
+    """json.Marshal. Maps are sorted by key as Go sorts a map[string]T; `sort_keys=False` keeps the
+    given order, for values standing in for Go structs (fields in declaration order)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
+    except (TypeError, ValueError):
+        return _marshal(value, sort_keys)
+    if _FLOAT_TOKEN.search(text) or _SURROGATE.search(text) or text[:1] in "-0123456789":
+        return _marshal(value, sort_keys)
+    if not any(c in text for c in "<>&\u2028\u2029"):
+        return text
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _marshal(value: Any, sort_keys: bool) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_float64(value)
+    if isinstance(value, str):
+        return string(value)
+    if isinstance(value, dict):
+        items = sorted(value.items(), key=lambda kv: string_order(kv[0])) if sort_keys else value.items()
+        return "{" + ",".join(f"{string(k)}:{_marshal(v, sort_keys)}" for k, v in items) + "}"
+    return "[" + ",".join(_marshal(v, sort_keys) for v in value) + "]"

@@ -1,0 +1,3 @@
+module gofuncs
+
+go 1.22
