@@ -229,15 +229,22 @@ def test_krm_answers_bad_input_with_an_error_result(tmp_path: Path) -> None:
     assert done.returncode == 1 and result["field"]["path"] == "items[0].data.x" and "lone UTF-16 surrogate" in result["message"]
 
 
-def test_injected_keys_warn_and_decode_as_go(tmp_path: Path) -> None:
-    """The issue's injection: Go merges the second securityContext (privileged), and LLMC005 warns."""
+def test_injected_keys_decode_as_go_and_are_refused(tmp_path: Path) -> None:
+    """The issue's injection: Go merges the second securityContext into the preset's, so the pod is
+    privileged with allowPrivilegeEscalation false, which the API server refuses; llmc says so."""
     (tmp_path / "svc.yaml").write_text(service(model="'" + INJECTION + "'"))
     done = llmc(["render", "-f", "svc.yaml"], tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "warning: LLMC005 ns/t: spec.model.name: {{ .Spec.Model.Name }} splices this value" in done.stderr
-    main = next(o for o in yaml.safe_load_all(done.stdout) if o["kind"] == "Deployment")
-    container = main["spec"]["template"]["spec"]["containers"][0]
-    assert container["securityContext"]["privileged"] is True and container["securityContext"]["runAsUser"] == 0
+    assert_clean(done, 1, "securityContext: Invalid value: cannot set `allowPrivilegeEscalation` to false and "
+                          "`privileged` to true")
+
+
+def test_a_spliced_backslash_warns(tmp_path: Path) -> None:
+    """`\\u0041` in the model name is spliced as a JSON escape: the pod gets `orgA`; LLMC005 says why."""
+    (tmp_path / "svc.yaml").write_text(service(model="'org\\u0041'"))
+    done = llmc(["render", "-f", "svc.yaml"], tmp_path)
+    assert_clean(done, 0, "warning: LLMC005 ns/t: spec.model.name: {{ .Spec.Model.Name }} splices this value into the "
+                          "config's JSON text unescaped; its characters \"\\\\\" change the JSON's structure", stdout=None)
+    assert "--served-model-name \"orgA\"" in done.stdout
 
 
 def test_shell_metacharacters_in_the_model_name_warn(tmp_path: Path) -> None:
