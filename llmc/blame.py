@@ -25,6 +25,11 @@ _POD_PATHS: tuple[tuple[str, Path, str], ...] = (
 
 def input_path(service: Mapping[str, Any], obj: Mapping[str, Any], path: Path) -> Path:
     """The path in the user's `service` that wrote `path` of the rendered `obj`; `metadata.name` when none did."""
+    if path and path[-1] == "subPath":
+        from .render.storage import PVC_VOLUME
+
+        if (_get(obj, tuple(path[:-1])) or {}).get("name") == PVC_VOLUME:
+            return ("spec", "model", "uri")  # the model's pvc://claim/sub/path
     for kind, prefix, part in _POD_PATHS:
         if obj.get("kind") == kind and tuple(path[: len(prefix)]) == prefix:
             prefill = str((obj.get("metadata") or {}).get("name", "")).endswith("-prefill")

@@ -145,6 +145,7 @@ def build_request(config, sources, documents=(), skipped=None):
 
     if config.presets and config.preset_set:
         raise LlmcError("--presets and --preset-set exclude each other", exit_code=2)
+    _check_namespace(config.namespace)
     if config.validate:  # a version without schemas is a usage error of --kube-version, before any file
         from .validate_output import parse_version
 
@@ -195,6 +196,22 @@ def build_request(config, sources, documents=(), skipped=None):
     return Request(inputs, preset_docs, settings, options, config.namespace, version,
                    isvc_config=isvc_config, runtimes=runtime_docs, admitted_presets=admitted_presets or [],
                    require_services=not config.allow_empty, passthrough=passthrough)
+
+
+def _check_namespace(namespace: str | None) -> None:
+    """The namespace for objects without one is an option, not part of any file: a bad one is named as such (exit 2)."""
+    if namespace is None or re.fullmatch(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", namespace):
+        return
+    import json
+
+    from .errors import LlmcError, Location
+    from .schema import dns1123_label_errors
+
+    raise LlmcError(
+        f"Invalid value: {json.dumps(namespace)}: {'; '.join(dns1123_label_errors(namespace))}", Location("-n/--namespace"),
+        hint="the namespace given for objects without one (-n, LLMRender namespace, ARGOCD_APP_NAMESPACE)",
+        exit_code=2,
+    )
 
 
 def _gateway_pool_api(value: str, caps) -> str:

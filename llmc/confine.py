@@ -53,6 +53,8 @@ def confined_files(paths: tuple[str, ...] | list[str], roots: tuple[Path, ...], 
     for raw in paths:
         confine(raw, roots, base, what)
         for name in expand([raw]):
-            confine(name, roots, base, what)
+            resolved = confine(name, roots, base, what)
+            if not resolved.is_file():  # a FIFO or device would block or never end; git holds neither
+                raise LlmcError(f"not a regular file or folder: {name}", Location(what), exit_code=2)
             out.append(name)
     return tuple(dict.fromkeys(out))

@@ -18,6 +18,7 @@ CODES: dict[str, str] = {
     "LLMC002": "a field set only by a baseRef or preset is invisible to preset templates",
     "LLMC003": "template actions found in user-written strings are evaluated by the controller",
     "LLMC004": "a stopped service's configs do not combine: it renders nothing, and will fail when started",
+    "LLMC005": "a value a config template splices unescaped changes the JSON text or the vLLM shell script",
     "LLMC101": "parallelism.pipeline reaches no container",
     "LLMC102": "parallelism fields ignored by the single-node presets",
     "LLMC103": "parallelism.data is not a multiple of dataLocal; the LeaderWorkerSet size is truncated",

@@ -171,8 +171,9 @@ def krm() -> None:
     )
     from .load import load_text
 
-    text = sys.stdin.read()
-    sources = {"<stdin>": text}
+    from .inputs import read_text
+
+    sources: dict[str, str] = {}
     items: list[dict[str, Any]] = []
     api_version = RESOURCE_LIST_APIS[0]
 
@@ -186,6 +187,7 @@ def krm() -> None:
         raise typer.Exit(1)
 
     try:
+        text = sources["<stdin>"] = read_text("-")  # bounded and strictly UTF-8, as every input
         docs = load_text(text, "<stdin>")
         envelopes = list(yaml.load_all(text, Loader=yaml.CSafeLoader))  # the loader above checked the syntax
         envelope = envelopes[0] if len(envelopes) == 1 else None

@@ -19,9 +19,13 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
             out.append(raw)
             continue
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as exc:  # a name too long, a loop of symlinks
+            raise LlmcError(f"cannot read: {exc.strerror}", Location(raw[:200]), exit_code=2) from None
+        if is_dir:
             out += [str(p) for p in walk(path, skipped)]
-        elif path.exists():  # regular files, and pipes such as /dev/fd/N from <(...)
+        elif exists:  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError("no such file or directory", Location(raw), exit_code=2)
@@ -29,14 +33,47 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
 
 
 def read_text(name: str) -> str:
+    """The text of a file or of stdin (`-`), read no further than the input limit, strictly UTF-8.
+
+    The limit (`load.MAX_FILE_BYTES`) is checked while reading, so a 2 GB file, `/dev/zero` or an
+    endless stdin costs at most the limit in memory. Not UTF-8 is bad input (exit 1) at the first bad byte.
+    """
+    label = "<stdin>" if name == "-" else name
     if name == "-":
-        return sys.stdin.read()
+        data = _read_bounded(sys.stdin.buffer, label)
+    else:
+        try:
+            with open(name, "rb") as fh:
+                data = _read_bounded(fh, label)
+        except OSError as exc:
+            raise LlmcError(f"cannot read file: {exc.strerror}", Location(name), exit_code=2) from None
+    return decode_utf8(data, label)
+
+
+def _read_bounded(stream, label: str) -> bytes:
+    from .load import MAX_FILE_BYTES
+
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise LlmcError(
+            f"input is over the limit of {MAX_FILE_BYTES // (1024 * 1024)} MiB (stopped reading there)",
+            Location(label),
+            hint="split the input into several files",
+        )
+    return data
+
+
+def decode_utf8(data: bytes, label: str) -> str:
+    """`data` as UTF-8 text, or an error at the line and column of the first byte that is not UTF-8."""
     try:
-        return Path(name).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise LlmcError("file is not UTF-8 text", Location(name), exit_code=1) from None
-    except OSError as exc:
-        raise LlmcError(f"cannot read file: {exc.strerror}", Location(name), exit_code=2) from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+        raise LlmcError(
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", Location(label, line, col), exit_code=1,
+        ) from None
 
 
 def read_documents(paths: list[str], sources: dict[str, str], mentioning: str | None = None,

@@ -417,6 +417,7 @@ class _Builder:
         get = self.next
         positions = self.key_positions
         while True:
+            self.path = path  # a scanner error in the next key belongs to this mapping, not to the previous value
             event = get()
             cls = type(event)
             if cls is not ScalarEvent:
@@ -436,6 +437,7 @@ class _Builder:
                     child,
                 )
             positions[child] = (mark.line + 1, mark.column + 1)
+            self.path = child  # a scanner error in the value (a bad escape, a tab) names this key
             result[key] = self.node(get(), child, depth + 1)
 
     def key(self, event: Any, path: Path) -> str:
@@ -465,6 +467,7 @@ class _Builder:
         get = self.next
         index = 0
         while True:
+            self.path = path + (index,)
             event = get()
             if type(event) is SequenceEndEvent:
                 return result
@@ -574,6 +577,12 @@ def _load_text(text: str, file: str) -> list[Document]:
         docs = _load_json(text, file)
     except LlmcError as err:
         if err.location is not None and err.location.line is not None:
+            if not err.location.path:  # the YAML parser's refusal on the same line knows the field
+                try:
+                    _load_yaml(_json_as_yaml(text), file)
+                except LlmcError as located:
+                    if located.location is not None and located.location.line == err.location.line:
+                        err.location.path = located.location.path
             raise
         try:  # the same refusal from the YAML parser has a position
             _load_yaml(_json_as_yaml(text), file)
@@ -637,12 +646,43 @@ def _load_json(text: str, file: str) -> list[Document]:
         raise LlmcError(f"JSON syntax error: {exc.msg}", Location(file, exc.lineno, exc.colno)) from None
     except RecursionError:
         raise LlmcError(f"input is nested deeper than {MAX_DEPTH} levels", Location(file)) from None
+    if "\\u" in text and (lone := _lone_surrogate(text)) is not None:
+        raise LlmcError(
+            f"{lone.group(2)} is a lone UTF-16 surrogate, not a character",
+            Location(file, text.count("\n", 0, lone.start(2)) + 1, lone.start(2) - text.rfind("\n", 0, lone.start(2)),
+                     format_path(_surrogate_path(value) or ())),
+            hint="a character outside the Basic Multilingual Plane is written as a pair (\\ud83d\\ude00) or as itself",
+        )
     value = _checked_json(value, (), 1, file)
     start = len(text) - len(text.lstrip())
     where = (text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start))
     if not isinstance(value, dict):
         raise LlmcError("a document must be a mapping (an object), found a list", Location(file, *where))
     return _expand(Document(value, file, 0, {(): where}))
+
+
+# A surrogate escape, whole pairs first: a match of group 3 alone is a lone surrogate (Go writes U+FFFD for it).
+_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)((?:\\\\)*)(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(\\u[dD][89a-fA-F][0-9a-fA-F]{2}))"
+)
+
+
+def _lone_surrogate(text: str) -> re.Match[str] | None:
+    return next((m for m in _SURROGATE_ESCAPE.finditer(text) if m.group(2)), None)
+
+
+def _surrogate_path(value: Any, path: Path = ()) -> Path | None:
+    """The path of the first key or string of decoded JSON that holds a surrogate."""
+    if isinstance(value, str):
+        return path if re.search("[\ud800-\udfff]", value) else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and re.search("[\ud800-\udfff]", key):
+            return path + (key,)
+        found = _surrogate_path(item, path + (key,))
+        if found is not None:
+            return found
+    return None
 
 
 def _number_location(text: str, literal: str, file: str) -> Location:

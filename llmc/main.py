@@ -20,6 +20,7 @@ import re
 import sys
 
 from .options import RENDER
+from .stdio import StdoutError, install, report
 
 _BY_OPTION = {flag: (o.name, o.kind) for o in RENDER for flag in o.flags}
 _INT = re.compile(r"-?[0-9]{1,18}")  # what llmc.clicoerce converts itself (larger or odder numbers: typer's)
@@ -85,6 +86,8 @@ def main() -> None:
             gc.enable()
     except SystemExit:
         raise
+    except StdoutError as exc:
+        sys.exit(report(exc))
     except KeyboardInterrupt:
         sys.stderr.write("llmc: interrupted\n")
         sys.exit(130)
@@ -105,6 +108,7 @@ def console() -> None:
     ends with `os._exit`. llmc registers no atexit handlers, and its workers (-j) and
     temporary files are closed by the time `main` returns.
     """
+    install()
     try:
         main()
         code = 0
@@ -115,10 +119,11 @@ def console() -> None:
         code = 1
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
     except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
-        code = code or 1
+        code = code or report(exc)
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code or 0)
 

@@ -102,7 +102,14 @@ class Resolver:
         router.default_scheduler_service_account(merged, name)
         stored = {key: None if key == "spec" else copy_json(value) for key, value in service.items()}
         stored["spec"] = own
-        merged = self._render_templates(stored, merged, namespace, name)
+        from .splice import splice_findings
+
+        splice_findings({"metadata": stored["metadata"], "spec": merged}, stored, findings)
+        try:
+            merged = self._render_templates(stored, merged, namespace, name)
+        except LlmcError as exc:
+            _place_template_error(exc, own, layers, locate)
+            raise
 
         if dra.DEVICE_CLASS in (meta.get("annotations") or {}):
             dra.inject(merged, name, dra.parse_annotations(meta["annotations"]))
@@ -234,6 +241,45 @@ class Resolver:
                 locate(("spec",)),
                 hint="the merged spec is invalid although the service alone is valid: check the baseRefs and presets",
             ) from None
+
+
+def _place_template_error(exc: LlmcError, own: dict, layers: list[StoredConfig], locate) -> None:
+    """Put a template error at the line of the string that holds the failing action (see
+    templatedata._at_source): the service's own field, else the highest-precedence config that
+    has it (same path first, then the same text anywhere, as a merge moves list items)."""
+    source = getattr(exc, "template_source", None)
+    if source is None or (exc.location is not None and exc.location.line is not None):
+        return
+    path, value = source
+    if path[:1] == ("metadata",) or _at(own, path[1:]) == value:
+        exc.location = locate(path)
+        return
+    candidates = [(own, locate)] + [(c.spec, c.doc.locate) for c in reversed(layers) if c.doc is not None]
+    for spec, where in candidates:
+        found = path[1:] if _at(spec, path[1:]) == value else _find_string(spec, value)
+        if found is not None:
+            exc.location = where(("spec", *found))
+            return
+
+
+def _at(node: Any, path: tuple) -> Any:
+    for step in path:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _find_string(node: Any, value: str, path: tuple = ()) -> tuple | None:
+    if node == value:
+        return path
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, item in items:
+        found = _find_string(item, value, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _workload_preset(workload: dict[str, Any], role: str) -> list[str]:

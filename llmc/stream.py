@@ -72,7 +72,8 @@ def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[R
     batches = (range(start, min(start + BATCH, len(services))) for start in range(0, len(services), BATCH))
     workers = min(jobs, -(-len(services) // BATCH))
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
             ahead = deque(pool.submit(_render_batch, batch) for batch in islice(batches, workers * IN_FLIGHT))
             while ahead:
                 done = ahead.popleft().result()
@@ -96,6 +97,35 @@ def _can_fork() -> bool:
     import multiprocessing  # only for -j above 1: it costs several milliseconds to import
 
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a worker: be killed when the parent dies (SIGTERM, SIGKILL), so no orphan keeps the output pipe open.
+
+    Linux's PR_SET_PDEATHSIG does it; elsewhere a daemon thread watches for the parent to go.
+    A parent that died before this ran is caught by comparing the parent's pid.
+    """
+    import signal
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
 
 
 def _render_batch(indexes: range) -> list[Rendered]:

@@ -541,12 +541,11 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
         try:
             tmpl = compile_config(text)
         except TemplateParseError as e:
-            raise LlmcError(f"failed to parse template config: {e.message}",
-                            hint="string literals inside actions must be backtick raw strings") from None
+            raise _at_source(LlmcError(f"failed to parse template config: {e.message}"), text, e.pos, parse=True) from None
         try:
             out = tmpl.execute(data)
         except TemplateExecError as e:
-            raise LlmcError(f"failed to merge config: {e.message}") from None
+            raise _at_source(LlmcError(f"failed to merge config: {e.message}"), text, e.pos) from None
     depth = _json_depth(out)
     if depth > MAX_JSON_DEPTH:
         raise LlmcError(f"failed to unmarshal config from template: exceeded max depth ({MAX_JSON_DEPTH})",
@@ -559,6 +558,63 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     except json.JSONDecodeError as e:
         raise LlmcError(f"failed to unmarshal config from template: {go_json_error(out, e)}",
                         hint="a template's output is spliced into the JSON text unescaped") from None
+
+
+def _at_source(err: LlmcError, text: str, pos: int | None, parse: bool = False) -> LlmcError:
+    """Name the config string whose action failed: `err.template_source` = (its path in the config, its value).
+
+    Go reports an offset into the config's JSON text, which the user never wrote; the caller
+    (llmc.resolve) finds the document and line that wrote the string. The action at fault is the
+    last `{{` at or before `pos`. The hint about raw strings is given only when a `"` inside that
+    action is the cause: JSON escapes it to `\\"`, which Go's lexer cannot read.
+    """
+    start = text.rfind("{{", 0, (pos if pos is not None else len(text)) + 2)
+    found = json_string_at(text, start) if start >= 0 else None
+    if found is None:
+        return err
+    path, value = found
+    err.template_source = (path, value)
+    if parse:
+        actions = list(re.finditer(r"\{\{((?:(?!\}\}).)*)(\}\})?", value, re.S))
+        if any('"' in a.group(1) for a in actions):
+            err.hint = "string literals inside actions must be backtick raw strings (a \" is escaped in the config's JSON text)"
+        elif any(a.group(2) is None for a in actions):
+            err.hint = "the action opened with {{ is not closed with }} in the same string"
+    return err
+
+
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
+
+
+def json_string_at(text: str, offset: int) -> tuple[tuple[str | int, ...], str] | None:
+    """(path, decoded value) of the JSON string token of `text` that holds `offset`, or None."""
+    stack: list[list] = []  # per open container: [is object, key or index, expecting a key]
+    for m in _JSON_TOKENS.finditer(text):
+        if m.start() > offset:
+            return None
+        tok = m.group()
+        c = tok[0]
+        if c in "{[":
+            stack.append([c == "{", None if c == "{" else 0, c == "{"])
+        elif c in "}]":
+            if stack:
+                stack.pop()
+        elif c == ":":
+            if stack:
+                stack[-1][2] = False
+        elif c == ",":
+            if stack:
+                top = stack[-1]
+                if top[0]:
+                    top[2] = True
+                else:
+                    top[1] += 1
+        else:
+            if stack and stack[-1][0] and stack[-1][2] and c == '"':
+                stack[-1][1] = json.loads(tok)
+            if c == '"' and offset < m.end():
+                return tuple(entry[1] for entry in stack), json.loads(tok)
+    return None
 
 
 # Go's encoding/json refuses nesting deeper than 10000; llmc's own limit for input documents

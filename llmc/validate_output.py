@@ -455,6 +455,9 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
             if where in mounts:
                 yield path + ("volumeMounts", i, "mountPath"), f"Invalid value: {_short(where)}: must be unique"
             mounts.add(where)
+        sub = mount.get("subPath")
+        if isinstance(sub, str) and sub:
+            yield from ((path + ("volumeMounts", i, "subPath"), m) for m in _descending_path_errors(sub))
     if not ctr.get("image"):
         yield path + ("image",), "Required value"
     yield from _env_errors(ctr.get("env"), path + ("env",))
@@ -465,6 +468,14 @@ def _container_errors(ctr: dict[str, Any], path: Path, volumes: set[str], claims
         if claim.get("name") not in claims:
             yield path + ("resources", "claims", i, "name"), \
                 f"Not found: {_short(claim.get('name'))}: must be one of the pod's resourceClaims"
+
+
+def _descending_path_errors(target: str) -> Iterator[str]:
+    """`validateLocalDescendingPath` (a volume mount's subPath): relative, and no `..` element."""
+    if target.startswith("/"):
+        yield f"Invalid value: {_short(target)}: must be a relative path"
+    if ".." in target.split("/"):
+        yield f"Invalid value: {_short(target)}: must not contain '..'"
 
 
 def _security_context_errors(sc: Any, path: Path) -> Iterator[tuple[Path, str]]:

@@ -83,7 +83,10 @@ MAX_VALUE_BYTES = MAX_OUTPUT_BYTES
 
 
 class TemplateExecError(LlmcError):
-    """An execution error, `message` worded exactly as Go's (`template: config:1:5: executing ...`)."""
+    """An execution error, `message` worded exactly as Go's (`template: config:1:5: executing ...`); `pos`:
+    the offset into the template text of the node at fault (None when unknown)."""
+
+    pos: int | None = None
 
 
 @record(frozen=True)
@@ -114,9 +117,10 @@ class _Continue(Exception):
 
 
 class _Fail(Exception):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, pos: int | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.pos = pos
 
 
 @record
@@ -148,7 +152,8 @@ class _State:
     def errorf(self, msg: str) -> None:
         if self.node is None:
             raise _Fail(f"template: {self.name}: {msg}")
-        raise _Fail(f"template: {self.location(self.node)}: executing {gofmt.quote(self.name)} at <{self.node}>: {msg}")
+        raise _Fail(f"template: {self.location(self.node)}: executing {gofmt.quote(self.name)} at <{self.node}>: {msg}",
+                    self.node.pos)
 
     def location(self, node: Node) -> str:
         text = self.tree.text[: node.pos]
@@ -697,7 +702,9 @@ def execute(trees: dict[str, Tree], name: str, funcs: dict[str, Func], data: Val
             state.errorf(f"{gofmt.quote(name)} is an incomplete or empty template")
         state.walk(data, tree.root)
     except _Fail as fail:
-        raise TemplateExecError(fail.message) from None
+        error = TemplateExecError(fail.message)
+        error.pos = fail.pos
+        raise error from None
     except RecursionError:
         raise TemplateExecError(f"template: {name}: llmc limit: template nesting too deep") from None
     finally:

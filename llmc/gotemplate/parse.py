@@ -44,13 +44,17 @@ MAX_PAREN_DEPTH = 10000
 
 
 class TemplateParseError(LlmcError):
-    """A parse error, `message` worded exactly as Go's (`template: config:1: ...`)."""
+    """A parse error, `message` worded exactly as Go's (`template: config:1: ...`); `pos`: the offset
+    into the template text of the token at fault (None when unknown), for placing it in the source."""
+
+    pos: int | None = None
 
 
 class _Stop(Exception):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, pos: int | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.pos = pos
 
 
 @record(eq=False)
@@ -122,7 +126,7 @@ class _Parser:
 
     def errorf(self, msg: str) -> None:
         line = self.token[0].line if self.token[0] is not None else 1
-        raise _Stop(f"template: {self.parse_name}:{line}: {msg}")
+        raise _Stop(f"template: {self.parse_name}:{line}: {msg}", self.token[0].pos if self.token[0] is not None else None)
 
     def expect(self, expected: T, context: str) -> Item:
         tok = self.next_non_space()
@@ -558,7 +562,9 @@ def parse_templates(name: str, text: str, funcs: Iterable[str]) -> dict[str, Tre
         p.parse()
         p.add()
     except _Stop as stop:
-        raise TemplateParseError(stop.message) from None
+        error = TemplateParseError(stop.message)
+        error.pos = stop.pos
+        raise error from None
     except RecursionError:
         raise TemplateParseError(f"template: {name}: nesting too deep for llmc's parser") from None
     return tree_set
