@@ -41,7 +41,7 @@ class Owners:
             (key,) = identities([doc.obj])
             first = self.given.setdefault(key, doc)
             if first is not doc:
-                same = " (the same file is read twice)" if _same_place(first, doc) else ""
+                same = " (the same file is read twice)" if first.same_place(doc) else ""
                 errors.append(LlmcError(
                     f"{_label(key)} is defined twice: at {first.locate(('metadata', 'name'))} and here{same}",
                     doc.locate(("metadata", "name")),
@@ -80,9 +80,3 @@ class Owners:
 def _label(key: Identity) -> str:
     group, kind, namespace, name = key
     return f"{kind}{'.' + group if group else ''} {namespace + '/' if namespace else ''}{name}"
-
-
-def _same_place(a: Any, b: Any) -> bool:
-    import os.path
-
-    return os.path.normpath(a.file) == os.path.normpath(b.file) and (a.index, a.item) == (b.index, b.item)

@@ -106,6 +106,12 @@ class Document:
         """Location of the value at `path`, or of its nearest ancestor that has a position."""
         return self._locate(tuple(path), self._tables()[0])
 
+    def same_place(self, other: Document) -> bool:
+        """Whether `other` is this document read again (the same file given twice, e.g. `-f dir -f dir/x.yaml`)."""
+        import os.path
+
+        return os.path.normpath(self.file) == os.path.normpath(other.file) and (self.index, self.item) == (other.index, other.item)
+
     def locate_key(self, path: Path) -> Location:
         """Location of the mapping key that ends `path` (falls back to `locate`)."""
         path = tuple(path)

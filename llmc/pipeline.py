@@ -358,19 +358,13 @@ def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
         first = seen.setdefault(key, doc)
         if first is not doc:
             where = first.locate(("metadata", "name"))
-            same = " (the same file is read twice)" if _same_file(first, doc) else ""
+            same = " (the same file is read twice)" if first.same_place(doc) else ""
             errors.append(LlmcError(
                 f"{key[0]} {key[1]}/{key[2]} is defined twice: at {where} and here{same}",
                 doc.locate(("metadata", "name")),
                 hint="each object may be defined once; remove one, or give it another name or namespace",
             ))
     return errors
-
-
-def _same_file(a: Document, b: Document) -> bool:
-    import os.path
-
-    return os.path.normpath(a.file) == os.path.normpath(b.file) and (a.index, a.item) == (b.index, b.item)
 
 
 def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str, Any] | None = None) -> list[dict[str, Any]]:
