@@ -94,14 +94,18 @@ def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOu
 ISVC_CHILD_SUFFIXES = ("", "-predictor")  # the names the InferenceService controller gives its objects
 
 
+def _dangling(ref, location=None) -> LlmcError:
+    """The error for a reference of the output that resolves to nothing in it (llmc.references)."""
+    return LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output", location,
+                     hint="the output would not work without the controller; please report this llmc bug")
+
+
 def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) -> None:
     """Every reference among an InferenceService's objects resolves (llmc.references), as for LLMInferenceServices."""
     from .references import Index, check
 
     index = Index(objects)
-    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
-                        doc.locate(("metadata", "name")),
-                        hint="the output would not work without the controller; please report this llmc bug")
+    errors = [_dangling(ref, doc.locate(("metadata", "name")))
               for doc in docs if doc.kind == "InferenceService"
               for ref in check(objects, doc.name, suffixes=ISVC_CHILD_SUFFIXES, index=index).errors]
     if errors:
@@ -402,9 +406,7 @@ def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
                    cert_manager=ctx.options.capabilities.has(CERT_MANAGER_API, "Certificate"))
     for item, message in report.notes:
         ctx.findings.add("LLMC206", item.where, message)
-    errors = [LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output",
-                        hint="the output would not work without the controller; please report this llmc bug")
-              for ref in report.errors]
+    errors = [_dangling(ref) for ref in report.errors]
     errors += [LlmcError(f"{sel.source} {sel.path} selects no pod of the output", hint="please report this llmc bug")
                for sel in report.unmatched]
     if errors:
