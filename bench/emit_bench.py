@@ -37,8 +37,8 @@ from ruamel.yaml import YAML
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from llmc import emit  # noqa: E402
-from llmc.kinds import sort_objects  # noqa: E402
+from llmc.output import emit  # noqa: E402
+from llmc.k8s.install_order import sort_objects  # noqa: E402
 
 WIDTH = 2**31 - 1
 SCRIPT = """set -euo pipefail

@@ -1,5 +1,5 @@
 """`python -m llmc` runs the CLI."""
 
-from .main import console
+from llmc.cli.main import console
 
 console()

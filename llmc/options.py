@@ -1,9 +1,9 @@
 """The one table of render options: every way of giving them derives from it.
 
-`llmc render`'s typer command (llmc.cli), the fast command-line parser
-(llmc.main), the `LLMRender` / KRM functionConfig keys and the Argo CD
-`ARGOCD_ENV_LLMC_*` variables (llmc.krm, llmc.gitops_cli) and the request
-(`RenderConfig`, llmc.cliutil.build_request) all read `RENDER`. A new option is
+`llmc render`'s typer command (llmc.cli.app), the fast command-line parser
+(llmc.cli.main), the `LLMRender` / KRM functionConfig keys and the Argo CD
+`ARGOCD_ENV_LLMC_*` variables (llmc.gitops.krm, llmc.cli.gitops) and the request
+(`RenderConfig`, llmc.cli.common.build_request) all read `RENDER`. A new option is
 one line here, plus its use where the request is built.
 
 Imported on every `llmc render`: no typer, no other llmc module.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 MAX_OUTPUT_BYTES = 64 * 1024 * 1024  # the whole stream's budget (docs/budgets.md)
-DEFAULT_SET = "kserve-master"  # llmc.presets.DEFAULT_SET, checked by tests/test_options.py
+DEFAULT_SET = "kserve-master"  # llmc.resolve.presets.DEFAULT_SET, checked by tests/test_options.py
 
 
 class Option(NamedTuple):

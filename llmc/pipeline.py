@@ -9,14 +9,14 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from .errors import ErrorList, LlmcError
-from .findings import Finding
-from .load import Document, relocate
-from .presets import CONFIG_KIND, ConfigStore, StoredConfig
-from .record import field, record, replace
-from .render.context import RenderOptions
-from .resolve import Behaviour, Resolved, Resolver
-from .settings import Settings
+from llmc.core.errors import ErrorList, LlmcError
+from llmc.core.findings import Finding
+from llmc.load.documents import Document, relocate
+from llmc.resolve.presets import CONFIG_KIND, ConfigStore, StoredConfig
+from llmc.core.record import field, record, replace
+from llmc.render.context import RenderOptions
+from llmc.resolve.resolver import Behaviour, Resolved, Resolver
+from llmc.kserve.settings import Settings
 
 SERVICE_KIND = "LLMInferenceService"
 CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})
@@ -34,7 +34,7 @@ class Request:
     kserve_version: str = "master"  # whose controller behaviour to reproduce: master or v0.20
     isvc_config: Any = None  # llmc.isvc.IsvcConfig for InferenceService inputs (None: KServe's shipped values)
     runtimes: list[Document] = field(default_factory=list)  # ServingRuntimes etc. for InferenceServices
-    # A built-in set's configs as admission stores them (llmc.snapshot), admitted before `presets`
+    # A built-in set's configs as admission stores them (llmc.read.snapshot), admitted before `presets`
     admitted_presets: list[StoredConfig] = field(default_factory=list)
     # an input without any LLMInferenceService or InferenceService is an error (the CLI's default; --allow-empty)
     require_services: bool = False
@@ -71,19 +71,19 @@ class IsvcOutput:
 
 def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
     """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents, when known."""
-    from .isvc.kinds import INPUT_KINDS
+    from llmc.kserve.isvc_kinds import INPUT_KINDS
 
     if docs is None:
         docs = [d for d in request.inputs if (d.api_version, d.kind) in INPUT_KINDS]
     if not any(d.kind == "InferenceService" for d in docs):
         return IsvcOutput()
-    from .isvc.compile import compile
+    from llmc.isvc.compile import compile
 
     objects, notes = compile(docs, request.runtimes, request.isvc_config, request.options,
                                   namespace=request.namespace)
-    from .validate_output import check
+    from llmc.check.api_rules import check
 
-    from .blame import isvc_placer
+    from llmc.check.blame import isvc_placer
 
     _check_predictor_pods(objects, docs)
     check(objects, request.options.schema_version, place=isvc_placer(docs))
@@ -95,14 +95,14 @@ ISVC_CHILD_SUFFIXES = ("", "-predictor")  # the names the InferenceService contr
 
 
 def _dangling(ref, location=None) -> LlmcError:
-    """The error for a reference of the output that resolves to nothing in it (llmc.references)."""
+    """The error for a reference of the output that resolves to nothing in it (llmc.check.references)."""
     return LlmcError(f"{ref.source} {ref.path} refers to {ref.target.qualified()}, which is not in the output", location,
                      hint="the output would not work without the controller; please report this llmc bug")
 
 
 def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) -> None:
-    """Every reference among an InferenceService's objects resolves (llmc.references), as for LLMInferenceServices."""
-    from .references import Index, check
+    """Every reference among an InferenceService's objects resolves (llmc.check.references), as for LLMInferenceServices."""
+    from llmc.check.references import Index, check
 
     index = Index(objects)
     errors = [_dangling(ref, doc.locate(("metadata", "name")))
@@ -115,7 +115,7 @@ def _check_isvc_references(objects: list[dict[str, Any]], docs: list[Document]) 
 def _check_predictor_pods(objects: list[dict[str, Any]], docs: list[Document]) -> None:
     """The predictor's pod fields went through no CRD schema: check the Deployments' pod specs,
     and report each error at the InferenceService it came from."""
-    from .schema import check_pod_spec
+    from llmc.admit.schema import check_pod_spec
 
     services = {(d.namespace or "", d.name): d for d in docs if d.kind == "InferenceService"}
     errors: list[LlmcError] = []
@@ -162,8 +162,8 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
     """
     from functools import partial
 
-    from .collisions import Owners
-    from .stream import rendered_services
+    from llmc.check.collisions import Owners
+    from llmc.stream import rendered_services
 
     errors: list[LlmcError] = []
     compiled = Compiled()
@@ -175,7 +175,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
     else:
         isvc_docs = admission.isvc_docs
         failed = []
-        owners = Owners()  # two services rendering one object: an error (llmc.collisions)
+        owners = Owners()  # two services rendering one object: an error (llmc.check.collisions)
         errors += owners.give(request.passthrough)
         by_order = {p.order: p for p in admission.services}
         stream = rendered_services(admission, emit, jobs)
@@ -228,11 +228,11 @@ class Admission:
 
 def admit_request(request: Request) -> Admission:
     """Admit every document as the API server would; raise ErrorList with every error, sorted by position."""
-    from .conversion import V1ALPHA1, to_v1alpha2
-    from .isvc.kinds import INPUT_KINDS as ISVC_KINDS
-    from .load import check_kind
-    from .schema import apply_defaults, validate
-    from .webhook import default_service, validate_config, validate_service
+    from llmc.admit.conversion import V1ALPHA1, to_v1alpha2
+    from llmc.kserve.isvc_kinds import INPUT_KINDS as ISVC_KINDS
+    from llmc.load.documents import check_kind
+    from llmc.admit.schema import apply_defaults, validate
+    from llmc.admit.webhook import default_service, validate_config, validate_service
 
     errors: list[LlmcError] = []
     services: list[PendingService] = []
@@ -318,7 +318,7 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
         failures = errs.errors
     except LlmcError as err:
         failures = [err]
-    from .stopped import stopped_unresolved
+    from llmc.resolve.stopped import stopped_unresolved
 
     stopped = stopped_unresolved(pending.obj(), failures)
     if stopped is not None:
@@ -331,7 +331,7 @@ def ordered_objects(outputs: list[ServiceOutput]) -> list[dict[str, Any]]:
 
     Deterministic, independent of input order, and streamable service by service.
     """
-    from .kinds import sort_objects
+    from llmc.k8s.install_order import sort_objects
 
     return [obj for out in sorted(outputs, key=lambda o: o.key) for obj in sort_objects(out.objects)]
 
@@ -341,7 +341,7 @@ def _cluster(state: dict[str, dict[tuple[str, str], dict[str, Any]]]):
     others llmc cannot know of (not `complete`); None (nothing can be checked) when none was given."""
     if not state:
         return None
-    from .render.router import Cluster
+    from llmc.render.router import Cluster
 
     return Cluster(state.get("Gateway", {}), state.get("HTTPRoute", {}), state.get("Service", {}), complete=False)
 
@@ -373,8 +373,8 @@ def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
 
 def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The service's objects, checked; `source`: the service as the user wrote it, where errors are placed."""
-    from .render.context import RenderContext
-    from .render.service import render_service
+    from llmc.render.context import RenderContext
+    from llmc.render.service import render_service
 
     ctx = RenderContext(
         service=resolved.service,
@@ -386,10 +386,10 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
         cluster=cluster,
     )
     objects = render_service(ctx)
-    from .validate_output import check
+    from llmc.check.api_rules import check
 
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
-    from .blame import placer
+    from llmc.check.blame import placer
 
     check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
     _check_references(ctx, objects)
@@ -397,9 +397,9 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
 
 
 def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
-    """Every reference between the service's objects resolves (llmc.references): the output must work on its own."""
-    from .references import check
-    from .render.certificate import API as CERT_MANAGER_API
+    """Every reference between the service's objects resolves (llmc.check.references): the output must work on its own."""
+    from llmc.check.references import check
+    from llmc.render.certificate import API as CERT_MANAGER_API
 
     report = check(objects, ctx.name, spec_labels=ctx.spec.get("labels") or {},
                    controller_objects=ctx.options.controller_objects,
@@ -417,8 +417,8 @@ _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", 
 
 
 def _unread(doc: Document) -> bool:
-    """A document llmc refuses to read (llmc.load.check_kind)."""
-    from .load import check_kind
+    """A document llmc refuses to read (llmc.load.documents.check_kind)."""
+    from llmc.load.documents import check_kind
 
     try:
         check_kind(doc)

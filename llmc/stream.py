@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
-from .errors import LlmcError
-from .findings import Finding
-from .kinds import sort_objects
-from .pipeline import Admission, PendingService, ServiceOutput, render_pending
-from .record import field, record
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Finding
+from llmc.k8s.install_order import sort_objects
+from llmc.pipeline import Admission, PendingService, ServiceOutput, render_pending
+from llmc.core.record import field, record
 
 Emit = Callable[[list[dict[str, Any]]], Any]
 
@@ -43,7 +43,7 @@ class Rendered:
     payload: Any
     findings: list[Finding] = field(default_factory=list)
     errors: list[LlmcError] = field(default_factory=list)
-    identities: list = field(default_factory=list)  # llmc.collisions.identities of its objects
+    identities: list = field(default_factory=list)  # llmc.check.collisions.identities of its objects
     output: ServiceOutput | None = None  # kept only when there is no `emit` (rendered_services)
 
 
@@ -138,7 +138,7 @@ def _render_one(admission: Admission, pending: PendingService, emit: Emit | None
     output, errors = render_pending(admission, pending)
     if output is None:
         return Rendered(pending.order, None, errors=errors)
-    from .collisions import identities
+    from llmc.check.collisions import identities
 
     if emit is None:
         return Rendered(pending.order, None, list(output.resolved.findings.items),

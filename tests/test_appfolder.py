@@ -13,11 +13,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.appfolder import skip_reason, walk
-from llmc.errors import ErrorList
-from llmc.cli import app as llmc_app
-from llmc.inputs import read_documents
-from llmc.kinds import sort_objects
+from llmc.read.appfolder import skip_reason, walk
+from llmc.core.errors import ErrorList
+from llmc.cli.app import app as llmc_app
+from llmc.read.inputs import read_documents
+from llmc.k8s.install_order import sort_objects
 
 SERVICE = """apiVersion: serving.kserve.io/v1alpha2
 kind: LLMInferenceService

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from llmc.diff import diff_sets
-from llmc.gitops_cli import argocd_config
-from llmc.krm import RenderConfig
+from llmc.gitops.diff import diff_sets
+from llmc.cli.gitops import argocd_config
+from llmc.gitops.krm import RenderConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "argocd"
@@ -237,7 +237,7 @@ def test_discover_leaves_kustomize_apps_and_helm_charts_alone(tmp_path: Path, ma
 
 
 def test_a_misspelt_plugin_env_key_is_an_error_with_a_did_you_mean(app_dir: Path) -> None:
-    from llmc.errors import ErrorList
+    from llmc.core.errors import ErrorList
 
     with pytest.raises(ErrorList) as info:
         argocd_config({"ARGOCD_ENV_LLMC_PRESETSET": "kserve-master", "ARGOCD_ENV_LLMC_NAMESPACE": "x"})
@@ -262,7 +262,7 @@ def test_the_docs_name_the_appproject_whitelist_for_every_cluster_scoped_kind_ge
 
 
 def test_the_plugin_announces_every_option_as_a_parameter() -> None:
-    from llmc.gitops_cli import argocd_parameters
+    from llmc.cli.gitops import argocd_parameters
     from llmc.options import BY_KEY
 
     assert PLUGIN["spec"]["parameters"]["static"] == argocd_parameters()
@@ -284,7 +284,7 @@ def test_app_parameters_set_options_and_plugin_env_wins() -> None:
     ('{"name": "strict"}', "must be a JSON list"),
 ])
 def test_bad_app_parameters_are_usage_errors(text: str, message: str) -> None:
-    from llmc.errors import LlmcError
+    from llmc.core.errors import LlmcError
 
     with pytest.raises(LlmcError) as raised:
         argocd_config({"ARGOCD_APP_PARAMETERS": text})

@@ -1,4 +1,4 @@
-"""An invalid value in a rendered pod is reported at the line of the service that wrote it (llmc.blame)."""
+"""An invalid value in a rendered pod is reported at the line of the service that wrote it (llmc.check.blame)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from llmc.blame import input_path
+from llmc.check.blame import input_path
 from tests.test_output_valid import assert_rejected, invoke
 
 SERVICE = """\

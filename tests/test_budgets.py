@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from llmc.gotemplate import Limits, TemplateExecError, parse
+from llmc.go.template.template import Limits, TemplateExecError
+from llmc.go.template.template import parse
 
 
 SERVICE = """\
@@ -92,8 +93,8 @@ def go_jsonnum(go_build) -> Path:
 
 
 def test_json_numbers_decode_as_go(go_jsonnum: Path) -> None:
-    from llmc.errors import LlmcError
-    from llmc.load import load_text
+    from llmc.core.errors import LlmcError
+    from llmc.load.documents import load_text
 
     texts = ['{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"a":%s}}' % n for n in NUMBERS]
     proc = subprocess.run([str(go_jsonnum)], input="".join(t + "\n" for t in texts), capture_output=True, text=True,
@@ -118,7 +119,7 @@ def test_json_overflow_refused_yaml_keeps_string(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert "svc.json:1:" in proc.stderr and "cannot unmarshal number 1e400" in proc.stderr
     # go-yaml v2 (sigs.k8s.io/yaml, as the oracle reads it) keeps a plain 1e400 a string: ParseFloat overflows
-    from llmc.load import load_text
+    from llmc.load.documents import load_text
     assert load_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: 1e400}\n")[0].obj["data"]["a"] == "1e400"
 
 
@@ -145,7 +146,7 @@ def test_output_budget_flag(tmp_path: Path) -> None:
 
 
 def test_default_output_budget() -> None:
-    from llmc.render_command import MAX_OUTPUT_BYTES, Spool
+    from llmc.cli.render import MAX_OUTPUT_BYTES, Spool
 
     assert MAX_OUTPUT_BYTES == 64 * 1024 * 1024  # docs/budgets.md
     spool = Spool(max_bytes=10)

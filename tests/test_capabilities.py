@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from llmc.capabilities import capabilities, dra_api, kube_version
-from llmc.cli import app
-from llmc.errors import LlmcError
-from llmc.capabilities import Capabilities
+from llmc.k8s.capabilities import capabilities, dra_api, kube_version
+from llmc.cli.app import app
+from llmc.core.errors import LlmcError
+from llmc.k8s.capabilities import Capabilities
 
 SAMPLE = str(Path(__file__).resolve().parents[2] / "shared/upstream/kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml")
 

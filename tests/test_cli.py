@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
@@ -113,7 +113,7 @@ def test_progress_bar_only_for_large_batches_on_a_terminal():
 
     from rich.console import Console
 
-    from llmc.cliutil import PROGRESS_MIN, progress
+    from llmc.cli.common import PROGRESS_MIN, progress
 
     small = list(range(PROGRESS_MIN - 1))
     assert progress(small, len(small)) is small  # no bar, the items themselves

@@ -12,9 +12,9 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.inputs import builtin_sets
-from llmc.presets import DEFAULT_SET
+from llmc.cli.app import app
+from llmc.read.inputs import builtin_sets
+from llmc.resolve.presets import DEFAULT_SET
 from tests.test_help import COMMANDS
 
 runner = CliRunner()

@@ -6,8 +6,8 @@ import json
 
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.conversion import LORA_CRITICALITIES, MODEL_CRITICALITY, to_v1alpha2
+from llmc.cli.app import app
+from llmc.admit.conversion import LORA_CRITICALITIES, MODEL_CRITICALITY, to_v1alpha2
 
 OLD = {
     "apiVersion": "serving.kserve.io/v1alpha1",

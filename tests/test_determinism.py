@@ -14,12 +14,12 @@ import yaml
 
 from test_output_valid import invoke
 
-from llmc.load import load_text
+from llmc.load.documents import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 TLS = ROOT / "golden" / "tls-on"
-LLMC = "from llmc.main import main; main()"
+LLMC = "from llmc.cli.main import main; main()"
 
 
 def _split_user_config(tmp_path: Path) -> list[Path]:

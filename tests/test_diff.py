@@ -11,9 +11,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.diff import Change, diff_sets, object_key
-from llmc.diff_text import format_report
+from llmc.cli.app import app
+from llmc.gitops.diff import Change, diff_sets, object_key
+from llmc.gitops.diff_text import format_report
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "llama-single-gpu.yaml"

@@ -7,8 +7,8 @@ import json
 from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.outdir import file_names
+from llmc.cli.app import app
+from llmc.cli.outdir import file_names
 
 SERVICE = """apiVersion: serving.kserve.io/v1alpha2
 kind: LLMInferenceService

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from llmc.emit import needs_quotes, order_keys, to_json, to_yaml
-from llmc.kinds import INSTALL_ORDER, UNKNOWN_RANK, kind_rank, sort_objects
+from llmc.output.emit import needs_quotes, order_keys, to_json, to_yaml
+from llmc.k8s.install_order import INSTALL_ORDER, UNKNOWN_RANK, kind_rank, sort_objects
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDED = settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -393,7 +393,7 @@ def test_output_does_not_depend_on_insertion_order_of_unordered_maps(data: st.Da
 
 def test_output_does_not_depend_on_hash_seed() -> None:
     script = (
-        "import sys; from llmc.emit import to_yaml, to_json; "
+        "import sys; from llmc.output.emit import to_yaml, to_json; "
         "doc = {'kind': 'ConfigMap', 'metadata': {'name': 'x', 'labels': {k: k for k in 'zyxwvutsrq'}}, "
         "'data': {str(i): 'v' for i in range(30)}}; sys.stdout.write(to_yaml([doc]) + to_json([doc]))"
     )

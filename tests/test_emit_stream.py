@@ -8,7 +8,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import emit
+from llmc.output import emit
 
 KEYS = st.sampled_from(["apiVersion", "kind", "metadata", "spec", "data", "stringData", "type", "name", "namespace",
                         "labels", "annotations", "selector", "resources", "limits", "requests", "claims", "binaryData",

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.explain import format_segments, leaves, object_reason, provenance
+from llmc.cli.app import app
+from llmc.gitops.explain import format_segments, leaves, object_reason, provenance
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
@@ -61,7 +61,7 @@ def test_odd_keys_are_bracketed() -> None:
 
 def test_own_reasons_cover_long_names() -> None:
     long = "a" * 60
-    from llmc.names import child_name
+    from llmc.k8s.names import child_name
 
     assert "prefill" in object_reason("Deployment", child_name(long, "-kserve-prefill"), {"name": long, "namespace": "ns"})
     assert object_reason("ConfigMap", "x", {"name": "svc", "namespace": "ns"}) == "ConfigMap created by the controller for svc"

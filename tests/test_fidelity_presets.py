@@ -13,7 +13,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = [("kserve-master", "master", "master"), ("kserve-v0.20", "v0.20.0", "v0.20")]

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 
 NAME = "qwen2-7b-instruct-dra-minimal"
 

@@ -1,4 +1,4 @@
-"""--allow / --deny CODE (llmc.findings.Policy): the same verdict from render (both parsers), check, the
+"""--allow / --deny CODE (llmc.core.findings.Policy): the same verdict from render (both parsers), check, the
 kustomize plugin, krm and argocd-generate; unknown codes are usage errors."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.errors import ErrorList
-from llmc.findings import CODES, Finding, policy
-from llmc.gitops_cli import argocd_config
-from llmc.krm import RenderConfig, parse_config
+from llmc.cli.app import app
+from llmc.core.errors import ErrorList
+from llmc.core.findings import CODES, Finding, policy
+from llmc.cli.gitops import argocd_config
+from llmc.gitops.krm import RenderConfig, parse_config
 from tests.test_krm import LLMRENDER, SERVICE, krm, resource_list
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,8 +54,8 @@ def test_every_code_is_a_pattern_of_its_own() -> None:
 
 
 def _render(*args: str) -> subprocess.CompletedProcess:
-    """The console script, whose plain command lines take llmc.main's fast parser."""
-    return subprocess.run([sys.executable, "-c", "from llmc.main import console; console()", "render", *args],
+    """The console script, whose plain command lines take llmc.cli.main's fast parser."""
+    return subprocess.run([sys.executable, "-c", "from llmc.cli.main import console; console()", "render", *args],
                           capture_output=True, text=True)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from llmc.findings import CODES, NOTE_CODES, NOTE_PREFIX, Finding
+from llmc.core.findings import CODES, NOTE_CODES, NOTE_PREFIX, Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = {p: p.read_text() for p in (ROOT / "llmc").rglob("*.py") if p.name != "findings.py"}

@@ -6,7 +6,7 @@ or corrupt a field, add an unknown one, rename a key, put a template action into
 a string) and on the text (break the YAML syntax). `outcome` runs the case
 in-process through the CLI and sorts it:
 
-- ``ok``: exit 0, the stream parses as YAML 1.1 and validates (llmc.validate_output);
+- ``ok``: exit 0, the stream parses as YAML 1.1 and validates (llmc.check.api_rules);
 - ``rejected``: exit 1 or 2, a message on stderr, empty stdout, no traceback;
 - anything else is a bug: ``invalid-output``, ``bad-rejection``, ``internal-error``
   (what the installed `llmc` reports as exit 3).
@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 
 from test_output_valid import Run, invoke
 
-from llmc.emit import needs_quotes
-from llmc.validate_output import DEFAULT_KUBE_VERSION, validate_objects
+from llmc.output.emit import needs_quotes
+from llmc.check.api_rules import DEFAULT_KUBE_VERSION, validate_objects
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"

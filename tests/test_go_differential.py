@@ -187,7 +187,7 @@ CHARS = st.one_of(CONTROL, UNICODE, SPECIAL, INVALID).map(_assigned).filter(lamb
 @given(chars=st.lists(CHARS, min_size=30, max_size=100))
 def test_json_syntax_errors_show_the_byte_as_go(go_run, chars: list[str]) -> None:
     """encoding/json's quoteChar (through templatedata.go_json_error): the offending byte, quoted."""
-    from llmc.templatedata import go_json_error
+    from llmc.resolve.templatedata import go_json_error
 
     texts = [t for c in chars for t in ('{"x":""' + c + '"}', "[true" + c + "]", '{"a" ' + c + "}")]
     cases = [{"op": "unmarshal_error", "b": _bytes(t)} for t in texts]
@@ -248,7 +248,7 @@ def test_known_values(call, text: str) -> None:
 
 def test_dra_device_count_error_quotes_control_characters_as_go() -> None:
     """strconv.Atoi's message quotes with strconv.Quote (`\\x01`); json.dumps wrote `\\u0001`."""
-    from llmc.errors import LlmcError
+    from llmc.core.errors import LlmcError
     from llmc.render import dra
 
     with pytest.raises(LlmcError) as err:

@@ -1,4 +1,4 @@
-"""llmc.godecode against Go's encoding/json: texts whose keys repeat, exactly or in another case,
+"""llmc.resolve.godecode against Go's encoding/json: texts whose keys repeat, exactly or in another case,
 decoded into a typed value and re-encoded (tests/go/jsondecode holds the Go side)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmc.godecode import loads
-from llmc.gotypes import GoField, GoType, encode
+from llmc.resolve.godecode import loads
+from llmc.kserve.gotypes import GoField, GoType, encode
 
 STRING, INT = GoType("string", "string"), GoType("int", "int", bits=64)
 
@@ -70,7 +70,7 @@ def _obj(fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy[str]:
 
     Not three times: a slice decoded a third time reuses the backing array of the first, whose
     capacity follows Go's allocator size classes (elements beyond a shorter second list come back);
-    llmc.godecode does not model that (its docstring says so).
+    llmc.resolve.godecode does not model that (its docstring says so).
     """
     entry = st.sampled_from(sorted(fields)).flatmap(lambda k: st.tuples(_cased(k), fields[k]))
     return st.lists(entry, max_size=5).filter(_at_most_twice).map(lambda kv: "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in kv) + "}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 from tests.conftest import NO_UPSTREAM, UPSTREAM
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

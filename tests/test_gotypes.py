@@ -10,17 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc.errors import LlmcError
-from llmc.gotypes import (
-    KINDS,
-    GoType,
-    field_by_go,
-    field_by_json,
-    object_meta_type,
-    project,
-    spec_type,
-    strip_nulls,
-    zero_json,
+from llmc.core.errors import LlmcError
+from llmc.kserve.gotypes import (
+    KINDS, GoType, field_by_go, field_by_json, object_meta_type, project, spec_type, strip_nulls, zero_json,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Repeated notes are printed once with the count and the services (llmc.report.format_findings); warnings are not."""
+"""Repeated notes are printed once with the count and the services (llmc.cli.report.format_findings); warnings are not."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.findings import Finding
-from llmc.report import format_findings
+from llmc.cli.app import app
+from llmc.core.findings import Finding
+from llmc.cli.report import format_findings
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINED = ROOT / "golden" / "pipeline-parallel-single-node" / "input.yaml"  # warning LLMC101, note LLMC302

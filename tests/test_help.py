@@ -9,7 +9,7 @@ import sys
 import pytest
 import typer
 
-from llmc.cli import app
+from llmc.cli.app import app
 
 
 def _command_paths(command, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:

@@ -413,9 +413,9 @@ def test_sigterm_to_render_j2_leaves_no_workers(tmp_path: Path) -> None:
 
 
 def test_budgets_doc_lists_every_budget_with_its_default() -> None:
-    from llmc.gotemplate.exec import MAX_CALLS, MAX_RANGE_ITERATIONS, MAX_WORK_BYTES
-    from llmc.load import MAX_FILE_BYTES
-    from llmc.report import EXCERPT_WIDTH, MAX_ERRORS
+    from llmc.go.template.exec import MAX_CALLS, MAX_RANGE_ITERATIONS, MAX_WORK_BYTES
+    from llmc.load.documents import MAX_FILE_BYTES
+    from llmc.cli.report import EXCERPT_WIDTH, MAX_ERRORS
 
     text = (ROOT / "docs" / "budgets.md").read_text()
     rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| ") and line.count("|") > 3}

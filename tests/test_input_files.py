@@ -32,8 +32,8 @@ def clean_failure(done: subprocess.CompletedProcess[str], code: int = 1) -> None
 
 def test_an_unreadable_subfolder_is_an_error_not_skipped(tmp_path: Path, monkeypatch) -> None:
     """Root reads every folder, so the refusal is injected where os.walk lists a folder (EACCES, as for a user)."""
-    from llmc.errors import LlmcError
-    from llmc.inputs import read_documents
+    from llmc.core.errors import LlmcError
+    from llmc.read.inputs import read_documents
 
     services = tmp_path / "services"
     (services / "locked").mkdir(parents=True)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "golden" / "isvc-s3"

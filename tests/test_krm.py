@@ -14,8 +14,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.diff import diff_sets
+from llmc.cli.app import app
+from llmc.gitops.diff import diff_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 KRM_EXAMPLE = ROOT / "docs" / "kustomize" / "krm"

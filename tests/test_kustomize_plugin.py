@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from llmc.diff import diff_sets
-from llmc.krm import RenderConfig, parse_config
-from llmc.errors import LlmcError
-from llmc.load import load_text
+from llmc.gitops.diff import diff_sets
+from llmc.gitops.krm import RenderConfig, parse_config
+from llmc.core.errors import LlmcError
+from llmc.load.documents import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "kustomize"

@@ -4,7 +4,7 @@ The base is five golden outputs (the four docs/examples services: single GPU, ma
 prefill/decode, multi-node LWS; and a v1alpha2 InferencePool route). Two things are checked
 after the build:
 
-- every reference llmc.references walks that resolved in the base still resolves, with the
+- every reference llmc.check.references walks that resolved in the base still resolves, with the
   configurations file (and without it, some do not: the file is what makes them follow);
 - the references kustomize cannot follow, because they are parts of strings (`stale`), are
   exactly the ones docs/kustomize/README.md lists.
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from llmc.references import Index, identity, pod_specs, references
+from llmc.check.references import Index, identity, pod_specs, references
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGURATIONS = ROOT / "docs" / "kustomize" / "configurations.yaml"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from llmc.load import load_text
+from llmc.load.documents import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted({*ROOT.glob("golden/*/*.yaml"), *ROOT.glob("docs/examples/*.yaml"), *ROOT.glob("presets/*/*.yaml"),
@@ -44,8 +44,8 @@ def test_a_valid_batch_never_reads_position_tables(tmp_path: Path, monkeypatch) 
     service it cost a third of a batch)."""
     import sys
 
-    from llmc.load import Document
-    from llmc.render_command import run
+    from llmc.load.documents import Document
+    from llmc.cli.render import run
 
     sys.path.insert(0, str(ROOT / "bench"))
     import gen  # noqa: PLC0415  (bench/gen.py: the batch benchmark's services)

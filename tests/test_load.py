@@ -1,4 +1,4 @@
-"""llmc.load: YAML/JSON reading with positions, Kubernetes scalar rules, refusals of bad input."""
+"""llmc.load.documents: YAML/JSON reading with positions, Kubernetes scalar rules, refusals of bad input."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import load
-from llmc.errors import LlmcError
-from llmc.load import KNOWN_INPUT_KINDS, Document, check_kind, format_path, load_text
+from llmc.load import documents as load
+from llmc.core.errors import LlmcError
+from llmc.load.documents import KNOWN_INPUT_KINDS, Document, check_kind, format_path, load_text
 
 BAD = Path(__file__).parent / "data" / "bad"
 

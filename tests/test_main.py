@@ -1,4 +1,4 @@
-"""llmc.main's typer-free `render` path against typer's: the same options, the same parses, the same output."""
+"""llmc.cli.main's typer-free `render` path against typer's: the same options, the same parses, the same output."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.main import get_command
 
-from llmc.cli import app
-from llmc.main import render_options
+from llmc.cli.app import app
+from llmc.cli.main import render_options
 from llmc.options import RENDER as RENDER_OPTIONS
-from llmc.render_command import Spool, run
+from llmc.cli.render import Spool, run
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"

@@ -12,9 +12,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc.errors import LlmcError
-from llmc.gotypes import project
-from llmc.merge import go_value, merge_specs, overlay_patch
+from llmc.core.errors import LlmcError
+from llmc.kserve.gotypes import project
+from llmc.resolve.merge import go_value, merge_specs, overlay_patch
 
 
 def _containers(*names: str, **extra: Any) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""llmc.names.child_name against knative's kmeta.ChildName.
+"""llmc.k8s.names.child_name against knative's kmeta.ChildName.
 
 Worked examples are reference 01 §4.2 (verified there with knative's code); the
 boundary cases are computed independently here from the documented rule.
@@ -10,7 +10,7 @@ import hashlib
 
 import pytest
 
-from llmc.names import child_name
+from llmc.k8s.names import child_name
 
 PARENT = "my-very-long-llm-inference-service-name-for-testing-purposes"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from llmc import presets
-from llmc.gitops_cli import ARGOCD_KEYS
-from llmc.krm import FIELDS, RenderConfig, config_field, render_config
+from llmc.resolve import presets
+from llmc.cli.gitops import ARGOCD_KEYS
+from llmc.gitops.krm import FIELDS, RenderConfig, config_field, render_config
 from llmc.options import BY_KEY, DEFAULT_SET, RENDER
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "gitops.md"

@@ -7,9 +7,9 @@ import stat
 
 import pytest
 
-from llmc.emit import to_yaml
-from llmc.errors import LlmcError
-from llmc.outdir import MARKER, file_names, select, write_output_dir
+from llmc.output.emit import to_yaml
+from llmc.core.errors import LlmcError
+from llmc.cli.outdir import MARKER, file_names, select, write_output_dir
 
 
 def obj(kind: str, name: str, namespace: str | None = "ns", api: str = "v1") -> dict:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from llmc import outdir
-from llmc.atomic import exchange
+from llmc.cli import outdir
+from llmc.cli.atomic import exchange
 
 OBJ = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "ns"}}
 

@@ -18,16 +18,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.errors import ErrorList, LlmcError
-from llmc.validate_output import (
-    DEFAULT_KUBE_VERSION,
-    available_versions,
-    check,
-    dns1035_label_errors,
-    object_errors,
-    parse_version,
-    skipped,
+from llmc.cli.app import app
+from llmc.core.errors import ErrorList, LlmcError
+from llmc.check.api_rules import (
+    DEFAULT_KUBE_VERSION, available_versions, check, dns1035_label_errors, object_errors, parse_version, skipped,
     validate_objects,
 )
 
@@ -54,7 +48,7 @@ class Run:
 def invoke(args: list[str], cwd: Path | None = None, input: str | None = None, env: dict | None = None) -> Run:
     """Run llmc in-process as tests/test_golden.py does.
 
-    An exception escaping the command is what `llmc.main.main` reports as an
+    An exception escaping the command is what `llmc.cli.main.main` reports as an
     internal error with exit 3; it is returned as such, with its traceback.
     """
     old = os.getcwd()
@@ -368,7 +362,7 @@ _WORST = [False, True, None, "\x01" * 50, '"\\' * 20, "é€𝄞\udc80", 0, -2**
 
 @pytest.mark.parametrize("value", _WORST, ids=repr)
 def test_the_marshal_bound_is_above_the_json_size(value):
-    from llmc.validate_output import _JSON_PER_MARSHAL_BYTE
+    from llmc.check.api_rules import _JSON_PER_MARSHAL_BYTE
     import marshal
 
     for obj in (value, [value] * 7, {"a": value, "b": [value, {"c": value}]}):
@@ -377,7 +371,7 @@ def test_the_marshal_bound_is_above_the_json_size(value):
 
 
 def test_an_object_over_the_limit_is_reported_with_its_exact_size():
-    from llmc.validate_output import OBJECT_BYTES_LIMIT, object_errors
+    from llmc.check.api_rules import OBJECT_BYTES_LIMIT, object_errors
 
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "big", "namespace": "ns"},
            "data": {"a": "x" * OBJECT_BYTES_LIMIT}}

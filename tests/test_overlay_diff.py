@@ -19,8 +19,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.outdir import write_output_dir
+from llmc.cli.app import app
+from llmc.cli.outdir import write_output_dir
 
 OVERLAY = Path(__file__).resolve().parent / "data" / "gitops" / "overlay"
 REQUEST = "spec.spec.devices.requests"

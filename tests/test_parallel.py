@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from llmc.emit import to_yaml
-from llmc.inputs import builtin_preset_files, read_documents
+from llmc.output.emit import to_yaml
+from llmc.read.inputs import builtin_preset_files, read_documents
 from llmc.pipeline import Request, run
-from llmc.presets import DEFAULT_SET
+from llmc.resolve.presets import DEFAULT_SET
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"

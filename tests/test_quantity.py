@@ -6,14 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from llmc.quantity import (
-    ERR_FORMAT,
-    ERR_SUFFIX,
-    _canonical,
-    add_quantities,
-    canonical_quantity,
-    parse_quantity,
-    quantity_value,
+from llmc.k8s.quantity import (
+    ERR_FORMAT, ERR_SUFFIX, _canonical, add_quantities, canonical_quantity, parse_quantity, quantity_value,
 )
 
 # TestQuantityParse: input -> decQuantity(mantissa, scale): value = mantissa * 10^scale

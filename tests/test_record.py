@@ -1,4 +1,4 @@
-"""llmc.record against dataclasses: the same classes built both ways behave the same."""
+"""llmc.core.record against dataclasses: the same classes built both ways behave the same."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmc import record as rec
+from llmc.core import record as rec
 
 NAMES = ["a", "b", "c", "d"]
 
@@ -157,19 +157,19 @@ def test_own_methods_win() -> None:
 
 
 def test_the_precompiled_inits_are_current_and_cover_every_llmc_class() -> None:
-    """llmc/record_inits.py is what `python -m llmc.record` writes, and no llmc class compiles its own __init__."""
+    """llmc/core/record_inits.py is what `python -m llmc.core.record` writes, and no llmc class compiles its own __init__."""
     import subprocess
     import sys
     from pathlib import Path
 
     code = (
-        "from llmc import record\n"
+        "from llmc.core import record\n"
         "print(record._generate(), end='')\n"
     )
     generated = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert generated == (Path(rec.__file__).with_name("record_inits.py")).read_text(), "run: python -m llmc.record"
+    assert generated == (Path(rec.__file__).with_name("record_inits.py")).read_text(), "run: python -m llmc.core.record"
     check = (
-        "from llmc import record\n"
+        "from llmc.core import record\n"
         "calls = []\n"
         "original = record._compile_init\n"
         "record._compile_init = lambda *shape: calls.append(shape) or original(*shape)\n"

@@ -1,4 +1,4 @@
-"""References inside the output resolve (llmc.references): every KServe sample and golden render, and small cases.
+"""References inside the output resolve (llmc.check.references): every KServe sample and golden render, and small cases.
 
 The sweep renders each sample with the built-in presets and with KServe's own
 (`../shared/upstream/kserve/presets/master`), and each golden case that renders, then
@@ -16,8 +16,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.references import Index, Reference, Target, check, references, selections
+from llmc.cli.app import app
+from llmc.check.references import Index, Reference, Target, check, references, selections
 
 ROOT = Path(__file__).resolve().parent.parent
 UPSTREAM = ROOT.parent / "shared" / "upstream" / "kserve"
@@ -234,8 +234,8 @@ def test_explain_lists_the_prerequisites(tmp_path) -> None:
 
 
 def test_an_inference_services_missing_child_is_an_error() -> None:
-    from llmc.errors import ErrorList
-    from llmc.load import load_text
+    from llmc.core.errors import ErrorList
+    from llmc.load.documents import load_text
     from llmc.pipeline import _check_isvc_references
 
     case = GOLDEN / "isvc-s3"

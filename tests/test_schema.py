@@ -1,4 +1,4 @@
-"""llmc.schema: CRD defaults (reference 01 §3.5), schema errors in the API server's words, CEL rules (01 §5.2)."""
+"""llmc.admit.schema: CRD defaults (reference 01 §3.5), schema errors in the API server's words, CEL rules (01 §5.2)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from llmc import schema
-from llmc.errors import ErrorList
-from llmc.load import Document, load_text
+from llmc.admit import schema
+from llmc.core.errors import ErrorList
+from llmc.load.documents import Document, load_text
 
 BAD = Path(__file__).parent / "data" / "bad"
 API = "serving.kserve.io/v1alpha2"

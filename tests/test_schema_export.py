@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.errors import ErrorList, LlmcError
-from llmc.inputs import read_documents
-from llmc.load import check_kind
-from llmc.schema import validate
+from llmc.cli.app import app
+from llmc.core.errors import ErrorList, LlmcError
+from llmc.read.inputs import read_documents
+from llmc.load.documents import check_kind
+from llmc.admit.schema import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 UPSTREAM = ROOT.parent / "shared" / "upstream"
@@ -89,8 +89,8 @@ def test_there_are_inputs_of_both_kinds() -> None:
 
 def llmc_admits(doc) -> bool:
     """llmc's schema check of the document as the API server stores it: v1alpha1 converted first."""
-    from llmc.conversion import V1ALPHA1, to_v1alpha2
-    from llmc.record import replace
+    from llmc.admit.conversion import V1ALPHA1, to_v1alpha2
+    from llmc.core.record import replace
 
     if doc.api_version == V1ALPHA1:
         try:
@@ -134,7 +134,7 @@ V1ALPHA1_SERVICE = {
 )
 def test_v1alpha1_services_agree_with_llmc(schemas, change, accepted) -> None:
     """v1alpha1 has its own shape (model criticality, the GIE v1alpha2 pool); llmc reads it converted."""
-    from llmc.load import Document
+    from llmc.load.documents import Document
 
     single, files = schemas
     obj = copy.deepcopy(V1ALPHA1_SERVICE)

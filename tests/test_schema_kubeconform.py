@@ -20,9 +20,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.schema_export import KINDS, KUBECONFORM_LOCATION, OUTPUT_KINDS
-from llmc.validate_output import CRD_FILES, SKIPPED_KINDS
+from llmc.cli.app import app
+from llmc.gitops.schema_export import KINDS, KUBECONFORM_LOCATION, OUTPUT_KINDS
+from llmc.check.api_rules import CRD_FILES, SKIPPED_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 # API groups of Kubernetes itself: kubeconform's `default` location has their schemas.

@@ -13,14 +13,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_output_valid import invoke
 
-from llmc import snapshot
-from llmc.inputs import builtin_preset_files, builtin_sets, read_documents
+from llmc.core import resources
+from llmc.read import snapshot
+from llmc.read.inputs import builtin_preset_files, builtin_sets, read_documents
 from llmc.pipeline import Request, admit_request
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "mistral-dra.yaml"
-UPDATE = "the snapshot is stale: run `python -m llmc.snapshot` and commit llmc/snapshots/"
+UPDATE = "the snapshot is stale: run `python -m llmc.read.snapshot` and commit llmc/snapshots/"
 
 
 def fresh(set_name: str, system_namespace: str, files: tuple[str, ...] | None = None):
@@ -81,7 +82,7 @@ SCHEMAS = sorted((ROOT / "schemas" / "crd").glob("*.json"))
 
 @pytest.mark.parametrize("path", SCHEMAS, ids=[p.stem for p in SCHEMAS])
 def test_schema_snapshot_equals_its_json(path: Path) -> None:
-    loaded = snapshot.schema_snapshot(path)
+    loaded = resources.schema_snapshot(path)
     assert loaded is not None, UPDATE
     assert loaded == json.loads(path.read_text()), UPDATE
 
@@ -90,11 +91,11 @@ def test_an_edited_schema_is_read_from_its_json(tmp_path: Path) -> None:
     source = ROOT / "schemas" / "crd" / "llminferenceservice-serving.kserve.io-v1alpha2.json"
     copy = tmp_path / source.name
     copy.write_bytes(source.read_bytes())
-    assert snapshot.schema_snapshot(copy) is not None
+    assert resources.schema_snapshot(copy) is not None
     edited = source.read_text().replace('"integer"', '"number"', 1)
     copy.write_text(edited)
-    assert snapshot.schema_snapshot(copy) is None
-    assert snapshot.read_schema(copy) == json.loads(edited)
+    assert resources.schema_snapshot(copy) is None
+    assert resources.read_schema(copy) == json.loads(edited)
 
 
 @settings(max_examples=300, deadline=None)
@@ -104,6 +105,6 @@ def test_an_edited_schema_is_read_from_its_json(tmp_path: Path) -> None:
 @example([0.0, -0.0, 1, True, 1.0, {"x": 0.0}, {"x": -0.0}])
 def test_sharing_keeps_the_value(value) -> None:
     """Equal subtrees become one object; the value, its types and its key order stay the same."""
-    made = marshal.loads(marshal.dumps(snapshot.shared([value, value, copy.deepcopy(value)])))
+    made = marshal.loads(marshal.dumps(resources.shared([value, value, copy.deepcopy(value)])))
     assert json.dumps(made) == json.dumps([value] * 3)
     assert repr(made) == repr([value] * 3)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmc.go.json import marshal
-from llmc.errors import LlmcError
-from llmc.templatedata import render_config, spliced_config
+from llmc.core.errors import LlmcError
+from llmc.resolve.templatedata import render_config, spliced_config
 
 SERVICE = {
     "apiVersion": "serving.kserve.io/v1alpha2",
@@ -51,7 +51,7 @@ def _outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
 
 
 def _whole_text_outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
-    with patch("llmc.templatedata._spliced_pieces", return_value=None):
+    with patch("llmc.resolve.templatedata._spliced_pieces", return_value=None):
         return _outcome(config, service)
 
 
@@ -68,7 +68,7 @@ def test_spliced_parse_matches_whole_text(values: list[str], keys: list[str]) ->
 
 
 def test_outputs_are_remembered_by_the_values_read() -> None:
-    from llmc import templatedata
+    from llmc.resolve import templatedata
 
     templatedata._OUTPUTS.clear()
     config = {"spec": {"a": "{{ .GlobalConfig.SystemNamespace }}", "b": "{{ .Spec.Replicas }}"}}
@@ -78,7 +78,7 @@ def test_outputs_are_remembered_by_the_values_read() -> None:
 
 
 def test_a_budget_over_the_whole_text_is_reported_as_without_the_cache() -> None:
-    from llmc.gotemplate.exec import MAX_OUTPUT_BYTES
+    from llmc.go.template.exec import MAX_OUTPUT_BYTES
 
     config = {"spec": {"a": ["{{ printf `%01200000d` 1 }}"] * 3}}  # each string within the budget, all three not
     assert 1200000 < MAX_OUTPUT_BYTES < 3 * 1200000

@@ -11,8 +11,8 @@ import pytest
 from typer._coercion import build_runtime_param
 from typer.main import get_command
 
-from llmc.cli import app
-from llmc.clicoerce import _UNKNOWN, plain_value
+from llmc.cli.app import app
+from llmc.cli.coerce import _UNKNOWN, plain_value
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "mistral-dra.yaml"
@@ -51,7 +51,7 @@ def _imported(*argv: str) -> set[str]:
     code = (
         "import sys\n"
         f"sys.argv = ['llmc', *{list(argv)!r}]\n"
-        "from llmc.main import main\n"
+        "from llmc.cli.main import main\n"
         "try:\n    main()\n"
         "except SystemExit:\n    pass\n"
         "sys.stdout.flush()\n"
@@ -66,12 +66,12 @@ HEAVY = ("pydantic", "jsonschema", "ruamel.yaml", "rich", "multiprocessing")
 
 @pytest.mark.parametrize("argv,heavy", [
     (("version",), HEAVY),
-    # a plain render command line runs without typer (llmc.main), and llmc's records without dataclasses
+    # a plain render command line runs without typer (llmc.cli.main), and llmc's records without dataclasses
     (("render", "-f", str(EXAMPLE)), (*HEAVY, "typer", "dataclasses", "inspect", "hashlib", "tempfile")),
 ], ids=["version", "render"])
 def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...], heavy: tuple[str, ...]) -> None:
     modules = _imported(*argv)
-    assert "llmc.main" in modules and ("llmc.render_command" in modules) == (argv[0] == "render")
+    assert "llmc.cli.main" in modules and ("llmc.cli.render" in modules) == (argv[0] == "render")
     for name in heavy:
         assert name not in modules, f"llmc {' '.join(argv)} imports {name}"
 
@@ -80,10 +80,10 @@ def test_pyyaml_reader_regex_is_lazy_and_still_refuses_control_characters() -> N
     import yaml
     import yaml.reader
 
-    import llmc  # noqa: F401
+    import llmc.load.pyyaml  # noqa: F401
 
-    code = "import llmc, yaml.reader; print(type(yaml.reader.Reader.NON_PRINTABLE).__name__)"
+    code = "import llmc.load.pyyaml, yaml.reader; print(type(yaml.reader.Reader.NON_PRINTABLE).__name__)"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert shown == "_LazyPattern", "imported through llmc, the reader's regex is not compiled at import"
+    assert shown == "_LazyPattern", "imported through llmc.load.pyyaml, the reader's regex is not compiled at import"
     with pytest.raises(yaml.YAMLError, match="special characters are not allowed"):
         yaml.load("a: \x01", Loader=yaml.SafeLoader)

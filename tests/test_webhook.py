@@ -1,4 +1,4 @@
-"""llmc.webhook: KServe's mutating and validating webhooks, one test per rule with the controller's message.
+"""llmc.admit.webhook: KServe's mutating and validating webhooks, one test per rule with the controller's message.
 
 Expected messages are written from KServe's Go code (llm_inference_service_validation.go,
 llm_inference_service_defaults.go, pkg/validation/managed_dra.go, confidential.go) and
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from llmc import schema, webhook
-from llmc.errors import ErrorList
-from llmc.load import load_text
+from llmc.admit import schema, webhook
+from llmc.core.errors import ErrorList
+from llmc.load.documents import load_text
 
 BAD = Path(__file__).parent / "data" / "bad"
 API = "serving.kserve.io/v1alpha2"

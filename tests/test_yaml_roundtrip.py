@@ -6,7 +6,7 @@ gives a meaning (`*`, `&`, `!`, `: `, ` #`, document markers, line breaks,
 trailing spaces, tabs, non-BMP characters) are put into a real rendered
 Deployment (labels, annotation values and keys, env values, args) and the
 emitted stream is loaded again with PyYAML's YAML 1.1 `safe_load_all` and with
-`llmc.load.load_text`.
+`llmc.load.documents.load_text`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from llmc.cli import app
-from llmc.emit import to_json, to_yaml
-from llmc.load import load_text
+from llmc.cli.app import app
+from llmc.output.emit import to_json, to_yaml
+from llmc.load.documents import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

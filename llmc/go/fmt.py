@@ -11,19 +11,11 @@ cannot know that address, so it raises `Unreproducible` instead of guessing.
 
 from __future__ import annotations
 
-from .reflect import (
-    COMPLEX_KINDS,
-    FLOAT_KINDS,
-    INT_KINDS,
-    UINT_KINDS,
-    Value,
-    dynamic,
-    index_elem,
-    length,
-    sorted_map_items,
+from llmc.go.reflect import (
+    COMPLEX_KINDS, FLOAT_KINDS, INT_KINDS, UINT_KINDS, Value, dynamic, index_elem, length, sorted_map_items,
     struct_field,
 )
-from .strconv import can_backquote, format_float, is_print, quote, quote_ascii, quote_rune
+from llmc.go.strconv import can_backquote, format_float, is_print, quote, quote_ascii, quote_rune
 
 
 class Unreproducible(Exception):

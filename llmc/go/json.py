@@ -13,8 +13,8 @@ import math
 import re
 from typing import Any
 
-from .reflect import string_order
-from .strconv import format_float
+from llmc.go.reflect import string_order
+from llmc.go.strconv import format_float
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
             "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..record import field, record
+from llmc.core.record import field, record
 
 INT_KINDS = frozenset({"int", "int8", "int16", "int32", "int64"})
 UINT_KINDS = frozenset({"uint", "uint8", "uint16", "uint32", "uint64", "uintptr"})

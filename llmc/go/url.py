@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ..record import record
+from llmc.core.record import record
 
 _HOST, _ZONE, _PATH, _USER, _FRAGMENT = range(5)
 _HEX = b"0123456789ABCDEF"

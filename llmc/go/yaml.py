@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 import yaml
 
-from ..jsoncopy import copy_json
-from .strconv import format_float, parse_int, parse_uint
+from llmc.core.jsoncopy import copy_json
+from llmc.go.strconv import format_float, parse_int, parse_uint
 
 _STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
 _MERGE = "tag:yaml.org,2002:merge"

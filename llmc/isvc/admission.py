@@ -12,11 +12,11 @@ import copy
 import re
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..load import format_path
-from .config import LEGACY_MODES, MODELMESH, STANDARD, IsvcConfig
-from .podspec import KSERVE_CONTAINER, default_port_protocols
-from .storage import is_oci
+from llmc.core.errors import LlmcError, Location
+from llmc.load.documents import format_path
+from llmc.isvc.config import LEGACY_MODES, MODELMESH, STANDARD, IsvcConfig
+from llmc.isvc.podspec import KSERVE_CONTAINER, default_port_protocols
+from llmc.isvc.storage import is_oci
 
 DEPLOYMENT_MODE = "serving.kserve.io/deploymentMode"
 AUTOSCALER_CLASS = "serving.kserve.io/autoscalerClass"

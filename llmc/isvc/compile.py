@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ErrorList, LlmcError, Location
-from ..kinds import sort_objects
-from ..load import Document, relocate
-from ..render.context import RenderOptions
-from . import admission, ingress, shape, storage, workload
-from .config import IsvcConfig
-from ..findings import Finding as Note
-from .podspec import build_pod_spec
-from .kinds import INPUT_KINDS, ISVC_API_VERSION, ISVC_KIND, STORAGE_CONTAINER_KIND
-from .runtimes import Runtime, runtime_from, select_runtime
+from llmc.core.errors import ErrorList, LlmcError, Location
+from llmc.k8s.install_order import sort_objects
+from llmc.load.documents import Document, relocate
+from llmc.render.context import RenderOptions
+from llmc.isvc import admission, ingress, shape, storage, workload
+from llmc.isvc.config import IsvcConfig
+from llmc.core.findings import Finding as Note
+from llmc.isvc.podspec import build_pod_spec
+from llmc.kserve.isvc_kinds import INPUT_KINDS, ISVC_API_VERSION, ISVC_KIND, STORAGE_CONTAINER_KIND
+from llmc.isvc.runtimes import Runtime, runtime_from, select_runtime
 
 STORAGE_SECRET_ANNOTATION = "serving.kserve.io/storageSecretName"
 _SERVER_DEFAULTS = ("mlserver", "tritonserver", "torchserve")  # SetRuntimeDefaults changes these, llmc does not

@@ -2,7 +2,7 @@
 
 `IsvcConfig()` holds the values of the ConfigMap KServe ships
 (config/configmap/inferenceservice.yaml). `IsvcConfig.from_configmap` reads a user's
-ConfigMap key by key, as `llmc.settings` does: a key the ConfigMap has sets the fields
+ConfigMap key by key, as `llmc.kserve.settings` does: a key the ConfigMap has sets the fields
 it names over the shipped ones, an absent key keeps the shipped values (so a ConfigMap
 with only the keys a user changed works). Each key is then read as the v1beta1
 controller reads it (configmap.go): legacy deployment modes normalised, the ingress
@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from ..errors import LlmcError, Location
-from ..quantity import parse_quantity
-from ..record import field, record
+from llmc.core.errors import LlmcError, Location
+from llmc.k8s.quantity import parse_quantity
+from llmc.core.record import field, record
 
 STANDARD, KNATIVE, MODELMESH = "Standard", "Knative", "ModelMesh"
 # Deprecated spellings the controller rewrites (constants.LegacyRawDeployment / LegacyServerless).

@@ -29,17 +29,17 @@ import copy
 import re
 from typing import Any
 
-from ..errors import ErrorList, LlmcError, Location
-from ..load import Document
-from . import shape
-from .admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORMAT_ANNOTATION
-from .ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
-from ..findings import Finding as Note
-from ..record import record, replace
-from ..render.storage import MODEL_PATH, find_container
-from .placeholders import replace_placeholders
-from .podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
-from .runtimes import Runtime, select_runtime
+from llmc.core.errors import ErrorList, LlmcError, Location
+from llmc.load.documents import Document
+from llmc.isvc import shape
+from llmc.isvc.admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORMAT_ANNOTATION
+from llmc.isvc.ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
+from llmc.core.findings import Finding as Note
+from llmc.core.record import record, replace
+from llmc.render.storage import MODEL_PATH, find_container
+from llmc.isvc.placeholders import replace_placeholders
+from llmc.isvc.podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
+from llmc.isvc.runtimes import Runtime, select_runtime
 
 LLM_API_VERSION = "serving.kserve.io/v1alpha2"
 LLM_KIND = "LLMInferenceService"
@@ -352,11 +352,11 @@ def convert_documents(documents: list[Document], runtimes: list[Document],
                       namespace: str = "default") -> tuple[list[dict[str, Any]], list[Note]]:
     """Convert every InferenceService of `documents`, each with the runtime the controller would select
     among `runtimes` and the runtimes of `documents` (which take precedence). Raises ErrorList."""
-    from .admission import default_isvc
-    from ..load import relocate
-    from .compile import Cluster
-    from .kinds import ISVC_API_VERSION, ISVC_KIND
-    from .config import IsvcConfig
+    from llmc.isvc.admission import default_isvc
+    from llmc.load.documents import relocate
+    from llmc.isvc.compile import Cluster
+    from llmc.kserve.isvc_kinds import ISVC_API_VERSION, ISVC_KIND
+    from llmc.isvc.config import IsvcConfig
 
     services = [d for d in documents if (d.api_version, d.kind) == (ISVC_API_VERSION, ISVC_KIND)]
     if not services:

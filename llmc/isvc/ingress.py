@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..gotemplate import parse
-from ..go.reflect import STRING, GoField, GoType, Value, map_of
-from .config import IngressConfig
-from .workload import HTTP_PORT, predictor_name
+from llmc.core.errors import LlmcError, Location
+from llmc.go.template.template import parse
+from llmc.go.reflect import STRING, GoField, GoType, Value, map_of
+from llmc.isvc.config import IngressConfig
+from llmc.isvc.workload import HTTP_PORT, predictor_name
 
 VISIBILITY_LABEL = "networking.kserve.io/visibility"
 CLUSTER_LOCAL = "cluster-local"

@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import LlmcError
-from ..gotemplate import parse
-from ..go import fmt as gofmt
-from ..gotemplate.funcs import Func
-from ..gotemplate.nodes import ActionNode, BranchNode, CommandNode, IdentifierNode, ListNode, Node
-from ..go.reflect import ANY, STRING, GoType, Value, indirect_interface
-from ..go.json import marshal
-from ..templatedata import SERVICE
+from llmc.core.errors import LlmcError
+from llmc.go.template.template import parse
+from llmc.go import fmt as gofmt
+from llmc.go.template.funcs import Func
+from llmc.go.template.nodes import ActionNode, BranchNode, CommandNode, IdentifierNode, ListNode, Node
+from llmc.go.reflect import ANY, STRING, GoType, Value, indirect_interface
+from llmc.go.json import marshal
+from llmc.resolve.templatedata import SERVICE
 
 ESCAPER = "_html_template_htmlescaper"
 _HTML = {"\0": "\ufffd", '"': "&#34;", "&": "&amp;", "'": "&#39;", "+": "&#43;", "<": "&lt;", ">": "&gt;"}

@@ -23,13 +23,13 @@ import copy
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LlmcError
-from .placeholders import replace_placeholders
-from .smp import merge_pod_spec, omit_empty
-from ..render.storage import find_container, merge_container
+from llmc.core.errors import LlmcError
+from llmc.isvc.placeholders import replace_placeholders
+from llmc.isvc.smp import merge_pod_spec, omit_empty
+from llmc.render.storage import find_container, merge_container
 
 if TYPE_CHECKING:
-    from .runtimes import Runtime
+    from llmc.isvc.runtimes import Runtime
 
 KSERVE_CONTAINER = "kserve-container"
 TRANSFORMER_CONTAINER = "transformer-container"

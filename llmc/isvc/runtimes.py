@@ -16,12 +16,12 @@ import json
 from datetime import datetime
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..load import Document
-from ..record import field, record
-from . import shape
-from .kinds import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME
-from .podspec import default_port_protocols
+from llmc.core.errors import LlmcError, Location
+from llmc.load.documents import Document
+from llmc.core.record import field, record
+from llmc.isvc import shape
+from llmc.kserve.isvc_kinds import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME
+from llmc.isvc.podspec import default_port_protocols
 
 SERVER_TYPE_ANNOTATION = "serving.kserve.io/server-type"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..load import format_path
-from ..quantity import parse_quantity
+from llmc.core.errors import LlmcError, Location
+from llmc.load.documents import format_path
+from llmc.k8s.quantity import parse_quantity
 
 Shape = Any  # a type, a dict of field shapes, a one-element list (array of), or one of the markers below
 STRINGS = "map of strings"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
-from ..merge import merge_sorted
-from ..render.storage import merge_container
+from llmc.resolve.merge import merge_sorted
+from llmc.render.storage import merge_container
 
 # corev1.PodSpec fields with patchStrategy "merge" and their patchMergeKey.
 POD_MERGE_KEYS = {

@@ -15,9 +15,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..quantity import canonical_quantity
-from .config import STANDARD, IsvcConfig
-from .podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, TRANSFORMER_CONTAINER
+from llmc.k8s.quantity import canonical_quantity
+from llmc.isvc.config import STANDARD, IsvcConfig
+from llmc.isvc.podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, TRANSFORMER_CONTAINER
 
 AUTOSCALER_CLASS = "serving.kserve.io/autoscalerClass"
 APP_LABEL = "app"

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import meta, scheduler, tokenizer
-from .context import RenderContext
+from llmc.render import meta, scheduler, tokenizer
+from llmc.render.context import RenderContext
 
 API = "cert-manager.io/v1"
 SECRET_SUFFIX = "-kserve-self-signed-certs"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..capabilities import Capabilities
-from ..findings import Findings
-from ..names import child_name
-from ..record import field, record
-from ..settings import Settings
+from llmc.k8s.capabilities import Capabilities
+from llmc.core.findings import Findings
+from llmc.k8s.names import child_name
+from llmc.core.record import field, record
+from llmc.kserve.settings import Settings
 
 PART_OF = "llminferenceservice"
 
@@ -18,7 +18,7 @@ class RenderOptions:
     """User choices that change the output but not the controller's logic."""
 
     owner_references: bool = False
-    # The ResourceClaimTemplate's API (llmc.capabilities.dra_api); None: the cluster serves no DRA API.
+    # The ResourceClaimTemplate's API (llmc.k8s.capabilities.dra_api); None: the cluster serves no DRA API.
     dra_api: str | None = "resource.k8s.io/v1"
     # The InferencePool API the Gateway reads (--gateway-pool-api): the managed route converges to its group.
     gateway_pool_api: str = "v1"
@@ -83,7 +83,7 @@ class RenderContext:
         """The controller's owner reference; the API server rejects one without a uid, so it is required."""
         uid = self.service["metadata"].get("uid")
         if not uid:
-            from ..errors import LlmcError, Location
+            from llmc.core.errors import LlmcError, Location
 
             raise LlmcError(
                 "--owner-references needs metadata.uid: the API server rejects an ownerReference without a uid",

@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..annotations import DRA_CEL_SELECTOR as CEL_SELECTOR
-from ..annotations import DRA_CONTAINER_NAME as CONTAINER_NAME
-from ..annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
-from ..annotations import DRA_DEVICE_COUNT as DEVICE_COUNT
-from ..errors import LlmcError, Location
-from ..go.strconv import quote as go_quote
-from ..names import child_name
-from ..record import record
-from .context import RenderContext, slots
+from llmc.kserve.annotations import DRA_CEL_SELECTOR as CEL_SELECTOR
+from llmc.kserve.annotations import DRA_CONTAINER_NAME as CONTAINER_NAME
+from llmc.kserve.annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
+from llmc.kserve.annotations import DRA_DEVICE_COUNT as DEVICE_COUNT
+from llmc.core.errors import LlmcError, Location
+from llmc.go.strconv import quote as go_quote
+from llmc.k8s.names import child_name
+from llmc.core.record import record
+from llmc.render.context import RenderContext, slots
 
 
 CLAIM = "managed-device"
@@ -142,7 +142,7 @@ def objects(ctx: RenderContext) -> list[dict[str, Any]]:
     _findings(ctx, config)
     api = ctx.options.dra_api
     if api is None:
-        from ..errors import LlmcError, Location
+        from llmc.core.errors import LlmcError, Location
 
         raise LlmcError(
             f"managed DRA needs a resource.k8s.io API, and the cluster described by --api-versions and "

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LlmcError, Location
-from .context import RenderContext, Slot
-from ..quantity import add_quantities, canonical_quantity
-from .storage import MAIN, ensure_dict, ensure_list, find_container
+from llmc.core.errors import LlmcError, Location
+from llmc.render.context import RenderContext, Slot
+from llmc.k8s.quantity import add_quantities, canonical_quantity
+from llmc.render.storage import MAIN, ensure_dict, ensure_list, find_container
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

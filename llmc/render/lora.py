@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..go.url import quote
-from ..names import child_name
-from ..go.json import marshal as go_json
-from .context import RenderContext
-from .storage import HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled
+from llmc.core.errors import LlmcError, Location
+from llmc.go.url import quote
+from llmc.k8s.names import child_name
+from llmc.go.json import marshal as go_json
+from llmc.render.context import RenderContext
+from llmc.render.storage import (
+    HF, MAIN, OCI, PVC, S3, add_model_mount, find_container, go_uri, parse_pvc_uri, storage_initializer_disabled,
+)
 
 ROOT = "/mnt/lora"
 DOCS_URL = "https://github.com/kserve/kserve/blob/master/docs/samples/llmisvc/lora-adapters/README.md"

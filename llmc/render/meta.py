@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import PART_OF, RenderContext
+from llmc.render.context import PART_OF, RenderContext
 
 NAME = "app.kubernetes.io/name"
 COMPONENT = "app.kubernetes.io/component"
@@ -39,7 +39,7 @@ def workload_selector(name: str) -> dict[str, str]:
 
 def is_stopped(ctx: RenderContext) -> bool:
     """The `serving.kserve.io/stop: "true"` annotation: the controller deletes what it created."""
-    from ..stopped import is_stopped as stopped
+    from llmc.resolve.stopped import is_stopped as stopped
 
     return stopped(ctx.annotations)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import meta
-from .context import PART_OF, RenderContext, Slot
-from .parallelism import is_data_parallel, lws_size
-from .workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_role
+from llmc.render import meta
+from llmc.render.context import PART_OF, RenderContext, Slot
+from llmc.render.parallelism import is_data_parallel, lws_size
+from llmc.render.workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_role
 
 API_VERSION = "leaderworkerset.x-k8s.io/v1"
 

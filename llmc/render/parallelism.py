@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import RenderContext
+from llmc.render.context import RenderContext
 
 # What the preset templates read from `.Spec` besides the model name (the shipped presets under config/llmisvcconfig).
 _TEMPLATE_OBJECTS = ("parallelism", "kvCacheOffloading", "prefill.parallelism", "prefill.kvCacheOffloading")

@@ -19,16 +19,16 @@ import ipaddress
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from ..errors import LlmcError
-from ..findings import Findings
-from ..jsoncopy import copy_json
-from ..go.yaml import parse_go_yaml
-from ..names import child_name
-from ..record import field, record
-from . import meta, scheduler, tokenizer
-from .context import RenderContext
-from .scheduler import AttachModel, RawConfig, has_plugin, latency_predictor_enabled, scheduler_config_text
-from .tokenizer import CLUSTER_DOMAIN, tokenizer_enabled
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
+from llmc.core.jsoncopy import copy_json
+from llmc.go.yaml import parse_go_yaml
+from llmc.k8s.names import child_name
+from llmc.core.record import field, record
+from llmc.render import meta, scheduler, tokenizer
+from llmc.render.context import RenderContext
+from llmc.render.scheduler import AttachModel, RawConfig, has_plugin, latency_predictor_enabled, scheduler_config_text
+from llmc.render.tokenizer import CLUSTER_DOMAIN, tokenizer_enabled
 
 __all__ = [
     "Cluster",
@@ -263,7 +263,7 @@ def explain_objects(ctx: RenderContext, cluster: Cluster | None = None) -> list[
 
 def _storage_attach(ctx: RenderContext, pod: dict[str, Any], container: str, model_path: str, where: str) -> None:
     """attachModelArtifacts(container, modelPath, attachLoRA=false) of llmc.render.storage."""
-    from . import storage
+    from llmc.render import storage
 
     storage.attach(ctx, pod, container=container, model_path=model_path, lora=False, where=where)
 

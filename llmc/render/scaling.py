@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..jsoncopy import copy_json
-from ..record import record
-from . import meta
-from .context import RenderContext
+from llmc.core.errors import LlmcError, Location
+from llmc.core.jsoncopy import copy_json
+from llmc.core.record import record
+from llmc.render import meta
+from llmc.render.context import RenderContext
 
 KEDA_API = "keda.sh/v1alpha1"
 # Finding code for "KEDA API is absent".

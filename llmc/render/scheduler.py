@@ -17,16 +17,16 @@ import math
 import re
 from typing import Any, Callable
 
-from ..errors import LlmcError
-from ..jsoncopy import copy_json
-from ..go.fmt import sprint_json
-from ..go.yaml import dump_go_yaml, parse_go_yaml
-from ..record import record
-from ..go.json import marshal as go_json
-from . import meta
-from .context import RenderContext
-from .storage import find_container
-from .tracing import add_otel_env, has_arg
+from llmc.core.errors import LlmcError
+from llmc.core.jsoncopy import copy_json
+from llmc.go.fmt import sprint_json
+from llmc.go.yaml import dump_go_yaml, parse_go_yaml
+from llmc.core.record import record
+from llmc.go.json import marshal as go_json
+from llmc.render import meta
+from llmc.render.context import RenderContext
+from llmc.render.storage import find_container
+from llmc.render.tracing import add_otel_env, has_arg
 
 MAIN = "main"
 TOKENIZER_SIDECAR = "tokenizer"
@@ -197,7 +197,7 @@ def service_account(ctx: RenderContext) -> dict[str, Any]:
 
 def auth_delegator_binding(ctx: RenderContext, sa: str) -> dict[str, Any]:
     """Cluster-scoped `<namespace>-<name>-epp-auth-rb` to system:auth-delegator; no ownerReference."""
-    from ..names import child_name
+    from llmc.k8s.names import child_name
 
     return {
         "apiVersion": "rbac.authorization.k8s.io/v1",

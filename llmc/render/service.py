@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..jsoncopy import copy_json
-from . import dra, meta, workload
-from .context import RenderContext, Slot
+from llmc.core.jsoncopy import copy_json
+from llmc.render import dra, meta, workload
+from llmc.render.context import RenderContext, Slot
 
 PodStep = Callable[[RenderContext, dict[str, Any]], None]
 
@@ -14,7 +14,7 @@ PodStep = Callable[[RenderContext, dict[str, Any]], None]
 def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -> dict[str, Any]:
     """A deep copy of the slot's merged pod spec, through the controller's pod steps (`attachModelArtifacts` and the steps after it in llmisvc/workload_*.go):
     `before` (service account, routing-sidecar env), model artifacts with LoRA, KV-cache tiers, tracing."""
-    from . import kvcache, storage, tracing
+    from llmc.render import kvcache, storage, tracing
 
     pod = copy_json(slot.pod)
     if before is not None:
@@ -29,7 +29,7 @@ def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -
 
 def render_service(ctx: RenderContext) -> list[dict[str, Any]]:
     """All objects for one service; an empty list for a stopped service (the controller deletes them)."""
-    from . import certificate, multinode, parallelism, router, scaling
+    from llmc.render import certificate, multinode, parallelism, router, scaling
 
     if meta.is_stopped(ctx):
         return []

@@ -23,14 +23,14 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from ..errors import LlmcError, Location
-from ..jsoncopy import copy_json
-from ..gotypes import strip_nulls
-from ..go.url import URLError, normalize, quote
-from ..merge import merge_sorted
-from ..quantity import canonical_quantity
-from ..record import record
-from .context import RenderContext, Slot
+from llmc.core.errors import LlmcError, Location
+from llmc.core.jsoncopy import copy_json
+from llmc.kserve.gotypes import strip_nulls
+from llmc.go.url import URLError, normalize, quote
+from llmc.resolve.merge import merge_sorted
+from llmc.k8s.quantity import canonical_quantity
+from llmc.core.record import record
+from llmc.render.context import RenderContext, Slot
 
 MAIN = "main"
 MODEL_PATH = "/mnt/models"
@@ -122,7 +122,7 @@ def attach(ctx: RenderContext, pod: dict[str, Any], *, container: str, model_pat
         )
 
     if adapters:
-        from . import lora as lora_step
+        from llmc.render import lora as lora_step
 
         lora_step.attach(ctx, pod, where)
 

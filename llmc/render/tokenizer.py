@@ -9,17 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsoncopy import copy_json
-from . import meta
-from .context import RenderContext
-from .scheduler import (
-    PRECISE_PREFIX_SCORER,
-    TOKEN_PRODUCER,
-    TOKENIZER_MODEL_PATH,
-    AttachModel,
-    has_plugin,
-    has_pool_ref,
-    scheduler,
+from llmc.core.jsoncopy import copy_json
+from llmc.render import meta
+from llmc.render.context import RenderContext
+from llmc.render.scheduler import (
+    PRECISE_PREFIX_SCORER, TOKEN_PRODUCER, TOKENIZER_MODEL_PATH, AttachModel, has_plugin, has_pool_ref, scheduler,
     scheduler_config_text,
 )
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import RenderContext, Slot
-from .storage import MAIN, ensure_list, find_container
+from llmc.render.context import RenderContext, Slot
+from llmc.render.storage import MAIN, ensure_list, find_container
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

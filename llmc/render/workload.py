@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from . import meta, scheduler
-from .context import RenderContext, Slot
+from llmc.render import meta, scheduler
+from llmc.render.context import RenderContext, Slot
 
 ROUTING_SIDECAR = "llm-d-routing-sidecar"
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from llmc.go.json import marshal
-from llmc.errors import LlmcError
-from llmc.gotemplate import TemplateExecError, TemplateParseError
-from llmc.templatedata import compile_config, render_config, template_data
+from llmc.core.errors import LlmcError
+from llmc.go.template.template import TemplateExecError, TemplateParseError
+from llmc.resolve.templatedata import compile_config, render_config, template_data
 
 from gotmpl_samples import GLOBAL, GLOBAL_TLS, SERVICES
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.gotemplate import Limits, TemplateExecError, TemplateParseError, parse
-from llmc.templatedata import FUNCS, template_data
+from llmc.core.errors import LlmcError
+from llmc.go.template.template import Limits, TemplateExecError, TemplateParseError
+from llmc.go.template.template import parse
+from llmc.resolve.templatedata import FUNCS, template_data
 
 from gotmpl_samples import GLOBAL, SERVICES
 
@@ -160,7 +161,7 @@ def test_memory_addresses_are_refused() -> None:
 
 
 def test_kubernetes_types_are_modelled() -> None:
-    # corev1 types come from llmc.gotypes: a real field behind a nil pointer is Go's nil-pointer error
+    # corev1 types come from llmc.kserve.gotypes: a real field behind a nil pointer is Go's nil-pointer error
     with pytest.raises(TemplateExecError) as err:
         run("{{ .Spec.Template.Affinity.NodeAffinity }}", "tensor-kv")
     assert err.value.message.endswith("nil pointer evaluating *v1.Affinity.NodeAffinity")

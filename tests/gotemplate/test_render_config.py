@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from llmc.go.json import marshal
-from llmc.errors import LlmcError
-from llmc.templatedata import compile_config, render_config
+from llmc.core.errors import LlmcError
+from llmc.resolve.templatedata import compile_config, render_config
 
 from gotmpl_samples import GLOBAL, SERVICES
 
@@ -108,7 +108,7 @@ def _depth_by_scanning(text: str) -> int:
 def test_json_depth_is_the_scanned_depth() -> None:
     import random
 
-    from llmc.templatedata import MAX_JSON_DEPTH, _json_depth
+    from llmc.resolve.templatedata import MAX_JSON_DEPTH, _json_depth
 
     rng = random.Random(18)
     alphabet = ['[', ']', '{', '}', '"', '\\', 'a', ',', ':', '\n', '"x[{"', '"\\"{"']

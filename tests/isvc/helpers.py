@@ -7,7 +7,7 @@ from pathlib import Path
 
 from llmc.isvc.compile import compile
 from llmc.isvc.config import IsvcConfig
-from llmc.load import Document, load_text
+from llmc.load.documents import Document, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNTIMES = ROOT / "presets" / "runtimes"

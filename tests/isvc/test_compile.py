@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from llmc.errors import ErrorList, LlmcError
+from llmc.core.errors import ErrorList, LlmcError
 from llmc.isvc.compile import compile
 from llmc.isvc.config import IsvcConfig
 from llmc.render.context import RenderOptions
@@ -243,7 +243,7 @@ def test_duplicate_services_are_refused(hf_isvc: str) -> None:
 
 
 def test_output_is_valid_kubernetes(hf_isvc: str) -> None:
-    from llmc.validate_output import validate_objects
+    from llmc.check.api_rules import validate_objects
 
     objects, _ = compile(docs(hf_isvc), builtin_runtimes())
     assert validate_objects(objects, "1.34") == []

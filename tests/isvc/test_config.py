@@ -12,7 +12,7 @@ import json
 import pytest
 import yaml
 
-from llmc.errors import LlmcError
+from llmc.core.errors import LlmcError
 from llmc.isvc.config import DISALLOWED_ANNOTATIONS, IngressConfig, IsvcConfig, StorageInitializerConfig
 
 
@@ -57,7 +57,7 @@ _SI = {"memoryRequest": "100Mi", "memoryLimit": "1Gi", "cpuRequest": "100m", "cp
 
 
 def test_keys_merge_over_the_shipped_ones_field_by_field() -> None:
-    # Like llmc.settings: an absent key keeps KServe's shipped values, a given key sets the fields it names.
+    # Like llmc.kserve.settings: an absent key keeps KServe's shipped values, a given key sets the fields it names.
     config = IsvcConfig.from_configmap(configmap(ingress={"ingressDomain": "models.example.com"}))
     assert config.ingress == IngressConfig(ingress_domain="models.example.com")
     assert config.storage_initializer == StorageInitializerConfig()

@@ -14,10 +14,10 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
-from llmc.errors import ErrorList, LlmcError
+from llmc.core.errors import ErrorList, LlmcError
 from llmc.isvc.convert import convert
 from llmc.isvc.convert import convert_documents
-from llmc.load import load_text
+from llmc.load.documents import load_text
 
 from .helpers import builtin_runtimes, docs
 
@@ -151,8 +151,8 @@ def test_cluster_local_has_no_router() -> None:
 
 def test_converted_service_is_accepted_and_rendered_by_llmc(tmp_path) -> None:
     # The output is an LLMInferenceService `llmc render` admits (schema, webhooks) and renders.
-    from llmc.cli import app
-    from llmc.emit import to_yaml
+    from llmc.cli.app import app
+    from llmc.output.emit import to_yaml
 
     out, _ = convert(isvc(["--tensor-parallel-size=2", "--max-model-len=4096"],
                          minReplicas=1, nodeSelector={"pool": "gpu"}), HF_RUNTIME)
@@ -193,8 +193,8 @@ def test_convert_documents_reports_selection_errors() -> None:
 
 
 def test_convert_command(tmp_path) -> None:
-    import llmc.isvc.cli  # noqa: F401  registers `convert`
-    from llmc.cli import app
+    import llmc.cli.convert  # noqa: F401  registers `convert`
+    from llmc.cli.app import app
 
     path = tmp_path / "isvc.yaml"
     path.write_text(textwrap.dedent("""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from llmc.errors import LlmcError
+from llmc.core.errors import LlmcError
 from llmc.isvc.placeholders import replace_placeholders
 from llmc.isvc.podspec import add_env, build_pod_spec, merge_runtime_container, update_image_tag
 from llmc.isvc.runtimes import Runtime

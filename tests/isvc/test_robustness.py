@@ -12,11 +12,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmc.emit import to_yaml
-from llmc.errors import ErrorList, LlmcError
+from llmc.output.emit import to_yaml
+from llmc.core.errors import ErrorList, LlmcError
 from llmc.isvc.compile import compile
 from llmc.isvc.convert import convert_documents
-from llmc.load import load_text
+from llmc.load.documents import load_text
 
 from .helpers import builtin_runtimes, docs
 

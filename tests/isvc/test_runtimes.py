@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from llmc.errors import LlmcError, Location
+from llmc.core.errors import LlmcError, Location
 from llmc.isvc.runtimes import Runtime, runtime_from, select_runtime, supporting_runtimes
 
 from .helpers import docs

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from llmc.errors import LlmcError
+from llmc.core.errors import LlmcError
 from llmc.isvc.config import StorageInitializerConfig
 from llmc.isvc.storage import StorageContainer, inject, storage_container_from, validate_storage_uri
 

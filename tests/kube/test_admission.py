@@ -10,7 +10,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 from tests.conftest import ROOT
 from tests.kube.apiserver import ApiServer
 

@@ -3,7 +3,7 @@
 tests/data/kube_bad/*.yaml: each an LLMInferenceService with one invalid thing in a pod spec.
 Its second line, `# llmc: LINE:COL PATH`, is where llmc must report it. llmc must exit 1 with
 that location and print nothing; and with llmc's output check switched off
-(`llmc.validate_output.check`, called by `pipeline._render`), the API server must reject the
+(`llmc.check.api_rules.check`, called by `pipeline._render`), the API server must reject the
 rendered objects, naming the same pod field. An input llmc refuses before rendering (its CRD
 schema) is sent to the API server as it is, which must refuse it too.
 
@@ -19,8 +19,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-import llmc.validate_output
-from llmc.cli import app
+import llmc.check.api_rules
+from llmc.cli.app import app
 from tests.conftest import ROOT
 from tests.kube.apiserver import ApiServer, Verdict, checked_objects
 
@@ -72,7 +72,7 @@ def test_llmc_and_the_api_server_both_refuse(path: Path, apiserver: ApiServer, m
 
     rendered = re.search(r"would reject \S+ \S+: (\S+): ", first)
     if rendered:  # the output check refused a rendered object: without it, the API server must
-        monkeypatch.setattr(llmc.validate_output, "check", lambda *args, **kwargs: None)
+        monkeypatch.setattr(llmc.check.api_rules, "check", lambda *args, **kwargs: None)
         unchecked = _render(path)
         assert unchecked.exit_code == 0, unchecked.stderr
         verdicts = _verdicts(apiserver, _objects(unchecked.stdout))

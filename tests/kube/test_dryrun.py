@@ -15,7 +15,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from llmc.cli import app
+from llmc.cli.app import app
 from tests.conftest import ROOT, UPSTREAM
 from tests.kube.apiserver import ApiServer, checked_objects
 from tests.test_golden import GOLDEN, run_case

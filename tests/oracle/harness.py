@@ -210,8 +210,8 @@ def llmc_args(case: Case, input_file: Path) -> list[str]:
 
 def run_llmc(argv: list[str]) -> tuple[int, str, str]:
     """`llmc ARGV` in this process (the console script's own fast path), as (exit status, stdout, stderr)."""
-    from llmc.main import render_options
-    from llmc.render_command import run
+    from llmc.cli.main import render_options
+    from llmc.cli.render import run
 
     options = render_options(argv, {})
     if options is None:

@@ -1,6 +1,6 @@
 """A hypothesis strategy over the valid LLMInferenceService spec space, for the differential tests.
 
-Every drawn input is one the controller accepts: the webhook's rules (llmc/webhook.py) hold by
+Every drawn input is one the controller accepts: the webhook's rules (llmc/admit/webhook.py) hold by
 construction, e.g. a worker only with data or pipeline parallelism, `data` and `dataLocal`
 together, route refs only with gateway refs. Where llmc and the controller then disagree, one of
 them is wrong.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from llmc.names import child_name
+from llmc.k8s.names import child_name
 
 HEADER = "X-Gateway-Model-Name"  # the default GlobalConfig.ModelBasedRoutingHeaderName
 

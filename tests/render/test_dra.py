@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.findings import Findings
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
 from llmc.render import dra
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 CLASS = "serving.kserve.io/exp-dra-device-class"
 COUNT = "serving.kserve.io/exp-dra-device-count"

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.findings import Findings
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
 from llmc.render import kvcache
 from llmc.render.context import RenderContext, RenderOptions, Slot
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 PVC_SPEC = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "100Gi"}}}
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.findings import Findings
-from llmc.names import child_name
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
+from llmc.k8s.names import child_name
 from llmc.render import lora, storage
 from llmc.render.context import RenderContext, RenderOptions, Slot
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 SERVICE = {"metadata": {"name": "svc", "namespace": "ns"}}
 

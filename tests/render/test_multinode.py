@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from llmc.findings import Findings
+from llmc.core.findings import Findings
 from llmc.render import multinode
-from llmc.capabilities import Capabilities
+from llmc.k8s.capabilities import Capabilities
 from llmc.render.context import RenderContext, RenderOptions, Slot
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 SIDECAR = "llm-d-routing-sidecar"
 KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from llmc.findings import Findings
+from llmc.core.findings import Findings
 from llmc.render import parallelism
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 
 def make_ctx(spec: dict[str, Any]) -> RenderContext:

@@ -17,12 +17,12 @@ import pytest
 import yaml
 
 from llmc.go import yaml as goyaml
-from llmc.errors import LlmcError
-from llmc.findings import Findings
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
 from llmc.render import router, scheduler
-from llmc.capabilities import Capabilities
+from llmc.k8s.capabilities import Capabilities
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.settings import DEFAULT_INGRESS, Settings
+from llmc.kserve.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
 from .hand import HEADER, hand_render
@@ -330,8 +330,8 @@ def test_reference_with_tls(upstream: Path) -> None:
 
 def test_reference_with_the_go_template_engine(upstream: Path) -> None:
     # the same merged spec through llmc's own merge and template engine, when they are available
-    merge = pytest.importorskip("llmc.merge", reason="llmc.merge (MergeSpecs) is not available yet")
-    templatedata = pytest.importorskip("llmc.templatedata", reason="llmc.templatedata (ReplaceVariables) is not available yet")
+    merge = pytest.importorskip("llmc.resolve.merge", reason="llmc.resolve.merge (MergeSpecs) is not available yet")
+    templatedata = pytest.importorskip("llmc.resolve.templatedata", reason="llmc.resolve.templatedata (ReplaceVariables) is not available yet")
     raw = [yaml.safe_load((upstream / "kserve/presets/master" / f).read_text())["spec"]
            for f in ("config-llm-scheduler.yaml", "config-llm-router-route.yaml", "config-llm-template.yaml")]
     sample = yaml.safe_load((upstream / "kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml").read_text())

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.findings import Findings
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
 from llmc.render import scaling
-from llmc.capabilities import Capabilities
+from llmc.k8s.capabilities import Capabilities
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 MODEL = {"uri": "hf://meta-llama/Llama-3.1-8B", "name": "meta-llama/Llama-3.1-8B"}
 PROM = {"prometheus": {"url": "https://prom.monitoring:9090", "tlsInsecureSkipVerify": True}}

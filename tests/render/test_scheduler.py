@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmc.go import yaml as goyaml
-from llmc.errors import LlmcError
-from llmc.findings import Findings
-from llmc.names import child_name
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
+from llmc.k8s.names import child_name
 from llmc.render import scheduler
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.settings import DEFAULT_INGRESS, Settings
+from llmc.kserve.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
 from .hand import hand_render

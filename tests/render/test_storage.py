@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from llmc.errors import LlmcError
-from llmc.findings import Findings
+from llmc.core.errors import LlmcError
+from llmc.core.findings import Findings
 from llmc.go.url import URLError, normalize, quote
-from llmc.record import replace
+from llmc.core.record import replace
 from llmc.render import lora, storage
 from llmc.render.context import RenderContext, RenderOptions, Slot
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 INIT = "storage-initializer"
 VOLUME = "kserve-provision-location"

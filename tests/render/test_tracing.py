@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmc.findings import Findings
+from llmc.core.findings import Findings
 from llmc.render import tracing
 from llmc.render.context import RenderContext, RenderOptions, Slot
-from llmc.settings import Settings
+from llmc.kserve.settings import Settings
 
 # kserve-config-llm-tracing preset values (reference 02 §3.6)
 PRESET = {

@@ -1,7 +1,7 @@
 // Command jsondecode reads one JSON text per line on stdin, decodes it with encoding/json into the
 // typed value Top (structs, pointers, maps, slices of structs, case-folded names) and writes it
 // back as one JSON line: {"value": ...} or {"error": "..."}. tests/test_godecode.py mirrors Top
-// as a GoType and compares llmc.godecode with it on texts whose keys repeat.
+// as a GoType and compares llmc.resolve.godecode with it on texts whose keys repeat.
 package main
 
 import (

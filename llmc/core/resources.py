@@ -1,0 +1,63 @@
+"""Where llmc's data files are (in a source checkout, or inside an installed wheel), and the CRD schemas
+through their snapshots (`llmc/snapshots/crd/`, written by `python -m llmc.read.snapshot`)."""
+
+from __future__ import annotations
+
+import marshal
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # llmc/
+SNAPSHOTS = _PACKAGE / "snapshots"
+
+
+@cache
+def data_dir(name: str) -> Path:
+    """The `presets` or `schemas` folder: the checkout's top level, else the wheel's `llmc/_data`."""
+    for candidate in (_PACKAGE.parent / name, _PACKAGE / "_data" / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"llmc data folder {name!r} is missing from this installation")
+
+
+def read_schema(path: Path) -> dict[str, Any]:
+    """The JSON Schema in file `path` (schemas/crd/): its snapshot when it has one for that text, else the JSON."""
+    import json
+
+    return schema_snapshot(path) or json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_snapshot(path: Path) -> dict[str, Any] | None:
+    """The snapshot of the JSON Schema in file `path`; None when there is none for that text."""
+    try:
+        data = path.read_bytes()
+        length, crc, schema = marshal.loads((SNAPSHOTS / "crd" / f"{path.stem}.marshal").read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return schema if (length, crc) == (len(data), zlib.crc32(data)) else None
+
+
+def shared(value: Any, seen: dict | None = None) -> Any:
+    """`value` (plain JSON data) with equal subtrees made one object, so that marshal stores each once."""
+    return _shared(value, {} if seen is None else seen)[0]
+
+
+def _shared(value: Any, seen: dict) -> tuple[Any, Any]:
+    if isinstance(value, dict):
+        items = [(k, _shared(v, seen)) for k, v in value.items()]
+        key = ("{", tuple((k, sub_key) for k, (_, sub_key) in items))
+        made = seen.get(key)
+        if made is None:
+            made = seen[key] = {k: sub for k, (sub, _) in items}
+    elif isinstance(value, list):
+        items = [_shared(v, seen) for v in value]
+        key = ("[", tuple(sub_key for _, sub_key in items))
+        made = seen.get(key)
+        if made is None:
+            made = seen[key] = [sub for sub, _ in items]
+    else:
+        # True and 1 are equal, and so are 0.0 and -0.0, but they are not the same JSON
+        return value, (type(value), repr(value) if isinstance(value, float) else value)
+    return made, id(made)

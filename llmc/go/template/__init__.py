@@ -1,0 +1,1 @@
+"""Go's text/template: lexer, parser and nodes, executor, builtin functions, and the Template API (template.py)."""

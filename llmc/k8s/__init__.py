@@ -1,0 +1,1 @@
+"""Kubernetes apimachinery as llmc needs it: quantities, child names, cluster capabilities."""

@@ -1,0 +1,1 @@
+"""Stage 7, order and emit: apply-safe kind order and deterministic YAML/JSON text."""
