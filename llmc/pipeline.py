@@ -352,6 +352,8 @@ DEFINED_ONCE = frozenset({SERVICE_KIND, CONFIG_KIND, "InferenceService"})
 def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
     """Two inputs defining the same service or config (kind, namespace, name): one would silently
     replace the other. The same file given twice (`-f dir -f dir/file.yaml`) is caught the same way."""
+    from llmc.check.collisions import defined_twice
+
     seen: dict[tuple[str, str, str], Document] = {}
     errors: list[LlmcError] = []
     for doc in docs:
@@ -361,13 +363,8 @@ def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
         key = (doc.kind, str(meta.get("namespace") or namespace), meta["name"])
         first = seen.setdefault(key, doc)
         if first is not doc:
-            where = first.locate(("metadata", "name"))
-            same = " (the same file is read twice)" if first.same_place(doc) else ""
-            errors.append(LlmcError(
-                f"{key[0]} {key[1]}/{key[2]} is defined twice: at {where} and here{same}",
-                doc.locate(("metadata", "name")),
-                hint="each object may be defined once; remove one, or give it another name or namespace",
-            ))
+            errors.append(defined_twice(f"{key[0]} {key[1]}/{key[2]}", first, doc,
+                                        "each object may be defined once; remove one, or give it another name or namespace"))
     return errors
 
 

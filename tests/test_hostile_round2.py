@@ -113,7 +113,7 @@ ROUTED = "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nmet
     "spec:\n  model: {{uri: hf://org/model}}\n  router: {{gateway: {{}}, route: {{}}, scheduler: {{}}}}\n"
 INJECTION = 'x"],"securityContext":{"privileged":true,"runAsUser":0},"args":["'
 LONE_SURROGATE_JSON = json.dumps(yaml.safe_load(service())).replace('"org/model"', '"a\\ud800b"')
-NESTING = "{{ printf `%c` 34 }},{{ range 100000 }}[{{ end }}{{ range 100000 }}]{{ end }},{{ printf `%c` 34 }}"
+NESTING = "{{ printf `%c` 34 }},{{ range 40000 }}[{{ end }}{{ range 40000 }}]{{ end }},{{ printf `%c` 34 }}"  # within the range budget
 RESOURCE_LIST = """\
 apiVersion: config.kubernetes.io/v1
 kind: ResourceList

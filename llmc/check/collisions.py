@@ -20,6 +20,13 @@ from llmc.check.references import identity
 Identity = tuple[str, str, str, str]  # group, kind, namespace ("" when cluster-scoped), name
 
 
+def defined_twice(label: str, first, doc, hint: str) -> LlmcError:
+    """The error for input document `doc` defining what `first` (an earlier Document) already defines."""
+    same = " (the same file is read twice)" if first.same_place(doc) else ""
+    return LlmcError(f"{label} is defined twice: at {first.locate(('metadata', 'name'))} and here{same}",
+                     doc.locate(("metadata", "name")), hint=hint)
+
+
 def identities(objects: Iterable[Mapping[str, Any]]) -> list[Identity]:
     return [(t.group, t.kind, t.namespace, t.name) for t in map(identity, objects)]
 
@@ -41,12 +48,8 @@ class Owners:
             (key,) = identities([doc.obj])
             first = self.given.setdefault(key, doc)
             if first is not doc:
-                same = " (the same file is read twice)" if first.same_place(doc) else ""
-                errors.append(LlmcError(
-                    f"{_label(key)} is defined twice: at {first.locate(('metadata', 'name'))} and here{same}",
-                    doc.locate(("metadata", "name")),
-                    hint="each object may be defined once; remove one (or a file given twice), or rename it",
-                ))
+                errors.append(defined_twice(_label(key), first, doc,
+                                            "each object may be defined once; remove one (or a file given twice), or rename it"))
         return errors
 
     def add(self, service: str, locate: Callable[[], Location | None], rendered: Iterable[Identity]) -> list[LlmcError]:

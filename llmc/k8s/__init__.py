@@ -1,1 +1,1 @@
-"""Kubernetes apimachinery as llmc needs it: quantities, child names, cluster capabilities."""
+"""Kubernetes as llmc needs it: quantities, child names, cluster capabilities, the install order of kinds."""

@@ -1,1 +1,1 @@
-"""Stage 7, order and emit: apply-safe kind order and deterministic YAML/JSON text."""
+"""Stage 7, order and emit: deterministic YAML/JSON text (the kind order is llmc.k8s.install_order, which the driver applies)."""
