@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from pathlib import Path
-import typer
 from typer.testing import CliRunner
 
 from llmc.cli.app import app

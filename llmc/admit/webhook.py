@@ -24,7 +24,6 @@ import re
 from typing import Any
 
 from llmc.core.errors import ErrorList, LlmcError, Location
-from llmc.core.jsoncopy import copy_json
 from llmc.load.documents import Document, Path, format_path
 from llmc.kserve.annotations import DRA_CEL_SELECTOR, DRA_CONTAINER_NAME, DRA_DEVICE_CLASS, DRA_DEVICE_COUNT
 from llmc.go.json import marshal as go_json

@@ -49,7 +49,7 @@ from functools import cache
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from llmc.core.errors import ErrorList, LlmcError, Location
+from llmc.core.errors import ErrorList, LlmcError
 from llmc.load.documents import Path, format_path
 from llmc.core.resources import data_dir
 from llmc.admit.schema import (

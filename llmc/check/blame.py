@@ -84,7 +84,6 @@ def placer(service: Mapping[str, Any]):
 def isvc_placer(docs) -> Any:
     """`place` for InferenceService objects: the predictor container's fields map to `spec.predictor.model`
     (the container the runtime's is merged with), other fields to `spec.predictor`; at the service's document."""
-    from llmc.core.errors import Location
     from llmc.load.documents import format_path
 
     by_name = {(d.namespace or "", d.name): d for d in docs if d.kind == "InferenceService"}

@@ -12,7 +12,7 @@ import typer
 from typer import completion
 from typer._completion_shared import Shells as Shell
 
-from llmc.cli.common import build_request, fail, reported
+from llmc.cli.common import fail
 from llmc.cli.coerce import install as _install_plain_coercion
 from llmc.cli.help import install as _install_help_labels
 from llmc.options import BY_NAME, RENDER
