@@ -178,7 +178,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         owners = Owners()  # two services rendering one object: an error (llmc.check.collisions)
         errors += owners.give(request.passthrough)
         by_order = {p.order: p for p in admission.services}
-        stream = rendered_services(admission, emit, jobs)
+        stream = rendered_services(render_pending, admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
             pending = by_order[rendered.order]
             rendered.errors += owners.add(pending.key, partial(pending.doc.locate, ("metadata", "name")),

@@ -21,15 +21,18 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Finding
 from llmc.k8s.install_order import sort_objects
-from llmc.pipeline import Admission, PendingService, ServiceOutput, render_pending
 from llmc.core.record import field, record
 
+if TYPE_CHECKING:  # the driver passes its `render_pending` in; importing it here would be a cycle
+    from llmc.pipeline import Admission, PendingService, ServiceOutput
+
 Emit = Callable[[list[dict[str, Any]]], Any]
+Render = Callable[["Admission", "PendingService"], "tuple[ServiceOutput | None, list[LlmcError]]"]
 
 BATCH = 8  # services per worker task: small enough to balance, large enough to amortize the round trip
 IN_FLIGHT = 4  # batches per worker submitted ahead of the one being written
@@ -47,28 +50,28 @@ class Rendered:
     output: ServiceOutput | None = None  # kept only when there is no `emit` (rendered_services)
 
 
-def rendered_services(admission: Admission, emit: Emit | None, jobs: int = 1) -> Iterator[Rendered]:
+def rendered_services(render: Render, admission: Admission, emit: Emit | None, jobs: int = 1) -> Iterator[Rendered]:
     """`render_stream`; without `emit`, in this process, each with its whole `output` and no payload."""
     if emit is not None:
-        yield from render_stream(admission, emit, jobs)
+        yield from render_stream(render, admission, emit, jobs)
         return
     for pending in admission.services:
-        yield _render_one(admission, pending, None)
+        yield _render_one(render, admission, pending, None)
 
 
-def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
-    """Every service of `admission`, rendered, in output order; `jobs` processes (0: one per CPU)."""
+def render_stream(render: Render, admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[Rendered]:
+    """Every service of `admission`, rendered by `render`, in output order; `jobs` processes (0: one per CPU)."""
     jobs = jobs or _cpus()
     services = admission.services
     if jobs == 1 or len(services) < 2 or not _can_fork():
         for pending in services:
-            yield _render_one(admission, pending, emit)
+            yield _render_one(render, admission, pending, emit)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     global _WORK
-    _WORK = (admission, emit)  # inherited by the forked workers
+    _WORK = (render, admission, emit)  # inherited by the forked workers
     batches = (range(start, min(start + BATCH, len(services))) for start in range(0, len(services), BATCH))
     workers = min(jobs, -(-len(services) // BATCH))
     try:
@@ -83,7 +86,7 @@ def render_stream(admission: Admission, emit: Emit, jobs: int = 1) -> Iterator[R
         _WORK = None
 
 
-_WORK: tuple[Admission, Emit] | None = None
+_WORK: tuple[Render, Admission, Emit] | None = None
 
 
 def _cpus() -> int:
@@ -130,12 +133,12 @@ def _die_with_parent(parent: int) -> None:
 
 def _render_batch(indexes: range) -> list[Rendered]:
     assert _WORK is not None, "workers are forked from render_stream"
-    admission, emit = _WORK
-    return [_render_one(admission, admission.services[i], emit) for i in indexes]
+    render, admission, emit = _WORK
+    return [_render_one(render, admission, admission.services[i], emit) for i in indexes]
 
 
-def _render_one(admission: Admission, pending: PendingService, emit: Emit | None) -> Rendered:
-    output, errors = render_pending(admission, pending)
+def _render_one(render: Render, admission: Admission, pending: PendingService, emit: Emit | None) -> Rendered:
+    output, errors = render(admission, pending)
     if output is None:
         return Rendered(pending.order, None, errors=errors)
     from llmc.check.collisions import identities

@@ -20,10 +20,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from llmc.go import json as gojson
 from llmc.go import strconv
+from llmc.go import json as gojson
 from llmc.go.fmt import sprint_json, sprintf
 from llmc.go.reflect import dynamic
+from llmc.resolve import dra_claims
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True, phases=[Phase.generate],
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -249,8 +250,7 @@ def test_known_values(call, text: str) -> None:
 def test_dra_device_count_error_quotes_control_characters_as_go() -> None:
     """strconv.Atoi's message quotes with strconv.Quote (`\\x01`); json.dumps wrote `\\u0001`."""
     from llmc.core.errors import LlmcError
-    from llmc.render import dra
 
     with pytest.raises(LlmcError) as err:
-        dra.parse_annotations({dra.DEVICE_CLASS: "gpu.example.com", dra.DEVICE_COUNT: "2\x01"})
+        dra_claims.parse_annotations({dra_claims.DEVICE_CLASS: "gpu.example.com", dra_claims.DEVICE_COUNT: "2\x01"})
     assert '"2\\x01"' in err.value.message and "\\u0001" not in err.value.message

@@ -146,17 +146,20 @@ def regex_error(message: str, pattern: str, *examples: str) -> str:
     return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
 
 
+def _bounded_match(value: str, max_len: int, pattern: re.Pattern[str], message: str, *examples: str) -> list[str]:
+    """The length error, then the regex error: the two checks most apimachinery validators make."""
+    errs = [f"must be no more than {max_len} characters"] if len(value) > max_len else []
+    if not pattern.fullmatch(value):
+        errs.append(regex_error(message, pattern.pattern, *examples))
+    return errs
+
+
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """apimachinery `validation.IsDNS1123Subdomain`."""
-    errs = []
-    if len(value) > 253:
-        errs.append("must be no more than 253 characters")
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        errs.append(regex_error(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-            "and must start and end with an alphanumeric character",
-            _DNS1123_SUBDOMAIN.pattern, "example.com"))
-    return errs
+    return _bounded_match(
+        value, 253, _DNS1123_SUBDOMAIN,
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+        "and must start and end with an alphanumeric character", "example.com")
 
 
 def dns1123_label_errors(value: str) -> list[str]:
@@ -203,15 +206,10 @@ def qualified_name_errors(value: str) -> list[str]:
 
 def label_value_errors(value: str) -> list[str]:
     """apimachinery `validation.IsValidLabelValue`."""
-    errs = []
-    if len(value) > 63:
-        errs.append("must be no more than 63 characters")
-    if not _LABEL_VALUE.fullmatch(value):
-        errs.append(regex_error(
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-            "and must start and end with an alphanumeric character",
-            _LABEL_VALUE.pattern, "MyValue", "my_value", "12345"))
-    return errs
+    return _bounded_match(
+        value, 63, _LABEL_VALUE,
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+        "and must start and end with an alphanumeric character", "MyValue", "my_value", "12345")
 
 
 # --------------------------------------------------------------------------- schemas
@@ -545,20 +543,18 @@ class _Checker:
         if not plan.counts:
             return
         schema = plan.schema
-        count = len(value)
-        if "maxProperties" in schema and count > schema["maxProperties"]:
-            self.errors.append(too_many(api_path(path), path, count, schema["maxProperties"]))
-        if "minProperties" in schema and count < schema["minProperties"]:
+        self._count_bounds(schema, path, len(value), "Properties")
+
+    def _count_bounds(self, schema: dict[str, Any], path: Path, count: int, what: str) -> None:
+        """max/min{Properties,Items}: what is "Properties" or "Items"."""
+        if f"max{what}" in schema and count > schema[f"max{what}"]:
+            self.errors.append(too_many(api_path(path), path, count, schema[f"max{what}"]))
+        if f"min{what}" in schema and count < schema[f"min{what}"]:
             name = api_path(path)
-            self.errors.append(invalid(name, path, count, f"{name} in body should have at least {schema['minProperties']} properties"))
+            self.errors.append(invalid(name, path, count, f"{name} in body should have at least {schema[f'min{what}']} {what.lower()}"))
 
     def sequence(self, value: list[Any], schema: dict[str, Any], path: Path) -> None:
-        count = len(value)
-        if "maxItems" in schema and count > schema["maxItems"]:
-            self.errors.append(too_many(api_path(path), path, count, schema["maxItems"]))
-        if "minItems" in schema and count < schema["minItems"]:
-            name = api_path(path)
-            self.errors.append(invalid(name, path, count, f"{name} in body should have at least {schema['minItems']} items"))
+        self._count_bounds(schema, path, len(value), "Items")
         items = schema.get("items")
         if items is not None:
             for i, item in enumerate(value):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
 from llmc.core.errors import ErrorList, LlmcError, Location
 from llmc.load.documents import Document, Path, format_path
@@ -690,12 +690,8 @@ def managed_dra_errors(annotations: dict[str, Any]) -> list[FieldError]:
                                 f"{DRA_DEVICE_CLASS} is required to enable managed DRA when {DRA_DEVICE_COUNT}, "
                                 f"{DRA_CEL_SELECTOR}, or {DRA_CONTAINER_NAME} is set"))
     if has_class:
-        raw = str(annotations[DRA_DEVICE_CLASS])
-        trimmed = raw.strip()
-        if not trimmed:
-            errors.append(_invalid(path.key(DRA_DEVICE_CLASS), raw, "device class must not be empty"))
-        elif msgs := dns1123_subdomain_errors(trimmed):
-            errors.append(_invalid(path.key(DRA_DEVICE_CLASS), raw, "device class must be a DNS subdomain: " + "; ".join(msgs)))
+        errors += _dra_name_errors(annotations, path, DRA_DEVICE_CLASS, "device class", "a DNS subdomain",
+                                   dns1123_subdomain_errors)
     if DRA_DEVICE_COUNT in annotations:
         raw = str(annotations[DRA_DEVICE_COUNT])
         trimmed = raw.strip()
@@ -712,13 +708,21 @@ def managed_dra_errors(annotations: dict[str, Any]) -> list[FieldError]:
             errors.append(_invalid(path.key(DRA_CEL_SELECTOR), raw,
                                    "cel selector must contain at least one non-empty CEL expression"))
     if DRA_CONTAINER_NAME in annotations:
-        raw = str(annotations[DRA_CONTAINER_NAME])
-        trimmed = raw.strip()
-        if not trimmed:
-            errors.append(_invalid(path.key(DRA_CONTAINER_NAME), raw, "container name must not be empty"))
-        elif msgs := dns1123_label_errors(trimmed):
-            errors.append(_invalid(path.key(DRA_CONTAINER_NAME), raw, "container name must be a DNS label: " + "; ".join(msgs)))
+        errors += _dra_name_errors(annotations, path, DRA_CONTAINER_NAME, "container name", "a DNS label",
+                                   dns1123_label_errors)
     return errors
+
+
+def _dra_name_errors(annotations: dict[str, Any], path: _Path, key: str, what: str, kind: str,
+                     validate: Callable[[str], list[str]]) -> list[FieldError]:
+    """A name annotation: trimmed, it must be non-empty and pass `validate`."""
+    raw = str(annotations[key])
+    trimmed = raw.strip()
+    if not trimmed:
+        return [_invalid(path.key(key), raw, f"{what} must not be empty")]
+    if msgs := validate(trimmed):
+        return [_invalid(path.key(key), raw, f"{what} must be {kind}: " + "; ".join(msgs))]
+    return []
 
 
 def _confidential(model: dict[str, Any]) -> tuple[list[str], list[FieldError]]:

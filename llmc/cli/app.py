@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 from enum import Enum
@@ -12,10 +11,12 @@ import typer
 from typer import completion
 from typer._completion_shared import Shells as Shell
 
+from llmc.cli import convert, gitops
 from llmc.cli.common import fail
+from llmc.cli.params import KServeVersion, typer_signature
 from llmc.cli.coerce import install as _install_plain_coercion
 from llmc.cli.help import install as _install_help_labels
-from llmc.options import BY_NAME, RENDER
+from llmc.options import RENDER
 from llmc.resolve.presets import DEFAULT_SET
 
 _install_plain_coercion()
@@ -47,49 +48,6 @@ presets_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Lis
 app.add_typer(presets_app, name="presets")
 
 
-class KServeVersion(str, Enum):
-    """Whose controller behaviour `--kserve-version` reproduces."""
-
-    master = "master"
-    v020 = "v0.20"
-
-
-class Output(str, Enum):
-    """The output format of `render` and `convert`."""
-
-    yaml = "yaml"
-    json = "json"
-
-
-_CHOICES = {("yaml", "json"): Output, ("master", "v0.20"): KServeVersion}
-
-
-def option_annotation(o) -> Any:
-    """The typer annotation of one row of llmc.options: its type, and a typer.Option with its flags and help."""
-    if o.kind == "list":
-        hint: Any = list[str] if o.required else Optional[list[str]]
-    elif o.kind == "flag":
-        hint = bool
-    elif o.kind == "int":
-        hint = int
-    elif isinstance(o.kind, tuple):
-        hint = _CHOICES[o.kind] if o.default is not None else Optional[_CHOICES[o.kind]]
-    else:
-        hint = str if o.default is not None else Optional[str]
-    return Annotated[hint, typer.Option(*o.flags, help=o.help)]
-
-
-def typer_signature(options) -> inspect.Signature:
-    """A command's signature for typer, from rows of llmc.options."""
-    params = []
-    for o in options:
-        default = inspect.Parameter.empty if o.required else (
-            _CHOICES[o.kind](o.default) if isinstance(o.kind, tuple) and o.default is not None else o.default)
-        params.append(inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                        annotation=option_annotation(o)))
-    return inspect.Signature(params, return_annotation=None)
-
-
 def _plain(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
 
@@ -104,7 +62,6 @@ def render(**options: Any) -> None:
 render.__signature__ = typer_signature(RENDER)  # type: ignore[attr-defined]
 render.__annotations__ = {p.name: p.annotation for p in render.__signature__.parameters.values()}  # type: ignore[attr-defined]
 app.command()(render)
-FilesOpt = option_annotation(BY_NAME["filename"])
 
 
 class DiffOutput(str, Enum):
@@ -192,5 +149,10 @@ def version() -> None:
     typer.echo(installed_version("llmc"))
 
 
-from llmc.cli import gitops as gitops_cli  # noqa: E402,F401  (registers explain, krm, check, schema, ... on `app`)
-from llmc.cli import convert as _isvc_cli  # noqa: E402,F401  (registers convert on `app`)
+app.command()(gitops.explain)
+app.command("kustomize-plugin")(gitops.kustomize_plugin)
+app.command()(gitops.krm)
+app.command("argocd-generate")(gitops.argocd_generate)
+app.command()(gitops.check)
+app.command()(gitops.schema)
+app.command()(convert.convert)

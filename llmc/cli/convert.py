@@ -1,6 +1,6 @@
 """`llmc convert`: InferenceService YAML in, LLMInferenceService YAML out (findings on stderr).
 
-Registers the command on `llmc.cli.app.app`; importing this module is enough.
+`llmc.cli.app` registers the command.
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from llmc.cli.app import FilesOpt, Output, app
+from llmc.cli.params import FilesOpt, Output
 from llmc.cli.common import reported, stderr_console
 
 
-@app.command()
 def convert(
     filename: FilesOpt,
     runtimes: Annotated[Optional[list[str]], typer.Option("--runtimes", help="Folder or file of ServingRuntime/ClusterServingRuntime objects replacing the built-in ones. Repeatable.")] = None,

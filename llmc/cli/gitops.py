@@ -18,7 +18,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from llmc.cli.app import FilesOpt, KServeVersion, app, option_annotation
+from llmc.cli.params import FilesOpt, KServeVersion, option_annotation
 from llmc.cli.common import build_request, fail, findings_policy, report_findings, reported, stderr_console
 from llmc.gitops.krm import FIELDS, RenderConfig
 from llmc.options import BY_NAME
@@ -85,7 +85,6 @@ def _report_findings(compiled, policy) -> None:
 # --------------------------------------------------------------------------- explain
 
 
-@app.command()
 def explain(
     filename: FilesOpt,
     presets: PresetsOpt = None,
@@ -123,7 +122,6 @@ def explain(
 # --------------------------------------------------------------------------- kustomize exec plugin
 
 
-@app.command("kustomize-plugin")
 def kustomize_plugin(
     config_file: Annotated[str, typer.Argument(help="The LLMRender object kustomize passes to its exec plugins.")],
 ) -> None:
@@ -152,7 +150,6 @@ def kustomize_plugin(
 # --------------------------------------------------------------------------- KRM function
 
 
-@app.command()
 def krm() -> None:
     """Run as a KRM function: a ResourceList on stdin, the rendered ResourceList on stdout.
 
@@ -223,7 +220,6 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- Argo CD
 
 
-@app.command("argocd-generate")
 def argocd_generate() -> None:
     """Run as an Argo CD Config Management Plugin's generate command (see docs/argocd/).
 
@@ -369,7 +365,6 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
 # --------------------------------------------------------------------------- check (pre-commit)
 
 
-@app.command()
 def check(
     paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders; those that never mention an (LLM)InferenceService are skipped.")] = None,
     filename: Annotated[Optional[list[str]], typer.Option("-f", "--filename", help="Inputs always read, e.g. the folder of your LLMInferenceServiceConfigs. Repeatable.")] = None,
@@ -406,7 +401,6 @@ def check(
 # --------------------------------------------------------------------------- schema
 
 
-@app.command()
 def schema(
     out: Annotated[Optional[str], typer.Option("--out", help="Folder for kubeconform, inputs and rendered custom resources: GROUP/KIND_VERSION.json per kind.")] = None,
     single: Annotated[Optional[str], typer.Option("--single", help="One file for yaml-language-server's $schema (all kinds). - for stdout.")] = None,

@@ -70,8 +70,8 @@ def go_yaml_resolve(text: str) -> tuple[str, Any]:
 
 def _reads_as_other_type(text: str) -> bool:
     """Whether goyaml.v2 quotes this string: it would resolve to another type (a timestamp
-    included), or is a base-60 float."""
-    if go_yaml_resolve(text)[0] != _STR:
+    included), or is a base-60 float, or is `<<` (resolve.go's merge tag)."""
+    if text == "<<" or go_yaml_resolve(text)[0] != _STR:
         return True
     return _is_timestamp(text) or bool(_BASE60_FLOAT.fullmatch(text))
 

@@ -30,16 +30,17 @@ import re
 from typing import Any
 
 from llmc.core.errors import ErrorList, LlmcError, Location
-from llmc.load.documents import Document
+from llmc.core.findings import Finding as Note
+from llmc.core.record import record, replace
 from llmc.isvc import shape
 from llmc.isvc.admission import AUTOSCALER_CLASS, DEPLOYMENT_MODE, FRAMEWORKS, MODEL_FORMAT_ANNOTATION
 from llmc.isvc.ingress import CLUSTER_LOCAL, VISIBILITY_LABEL
-from llmc.core.findings import Finding as Note
-from llmc.core.record import record, replace
-from llmc.render.storage import MODEL_PATH, find_container
 from llmc.isvc.placeholders import replace_placeholders
 from llmc.isvc.podspec import CONTAINER_FIELDS, KSERVE_CONTAINER, POD_SPEC_FIELDS, merge_runtime_container
 from llmc.isvc.runtimes import Runtime, select_runtime
+from llmc.kserve.spec import find_container
+from llmc.load.documents import Document
+from llmc.render.storage import MODEL_PATH
 
 LLM_API_VERSION = "serving.kserve.io/v1alpha2"
 LLM_KIND = "LLMInferenceService"

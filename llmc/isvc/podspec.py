@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from llmc.core.errors import LlmcError
 from llmc.isvc.placeholders import replace_placeholders
 from llmc.isvc.smp import merge_pod_spec, omit_empty
-from llmc.render.storage import find_container, merge_container
+from llmc.kserve.spec import find_container
+from llmc.render.storage import merge_container
 
 if TYPE_CHECKING:
     from llmc.isvc.runtimes import Runtime

@@ -30,14 +30,17 @@ import re
 from typing import Any
 
 from llmc.core.errors import LlmcError
-from llmc.load.documents import Document
 from llmc.core.record import record
-from llmc.render.storage import CA_BUNDLE_VOLUME, HF_DEFAULT_ENV, MODEL_PATH, PROVISION_VOLUME, PVC_VOLUME
-from llmc.render.storage import INIT_NAME as INIT_CONTAINER
-from llmc.render.storage import add_env_if_absent, add_model_mount, find_container, merge_container, parse_pvc_uri
 from llmc.isvc import shape
 from llmc.isvc.config import StorageInitializerConfig
 from llmc.isvc.podspec import KSERVE_CONTAINER, TRANSFORMER_CONTAINER, WORKER_CONTAINER
+from llmc.kserve.spec import find_container, parse_pvc_uri
+from llmc.load.documents import Document
+from llmc.render.storage import (
+    CA_BUNDLE_VOLUME, HF_DEFAULT_ENV, MODEL_PATH, PROVISION_VOLUME, PVC_VOLUME, add_env_if_absent,
+    add_model_mount, merge_container,
+)
+from llmc.render.storage import INIT_NAME as INIT_CONTAINER
 
 SOURCE_URI_ANNOTATION = "internal.serving.kserve.io/storage-initializer-sourceuri"
 STORAGE_CONTAINER_NAME_ANNOTATION = "internal.serving.kserve.io/storage-container-name"

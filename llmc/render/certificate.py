@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmc.render import meta, scheduler, tokenizer
+from llmc.kserve import scheduler_spec
+from llmc.render import meta, tokenizer
 from llmc.render.context import RenderContext
 
 API = "cert-manager.io/v1"
@@ -40,13 +41,13 @@ def dns_names(ctx: RenderContext) -> list[str]:
         names.extend((f"{name}.{ctx.namespace}.svc.{tokenizer.CLUSTER_DOMAIN}", f"{name}.{ctx.namespace}.svc"))
 
     service(ctx.child("-kserve-workload-svc"))
-    sched = scheduler.scheduler(ctx.spec)
+    sched = scheduler_spec.scheduler(ctx.spec)
     pool = (sched or {}).get("pool")
-    if pool is not None and not scheduler.has_pool_ref(ctx.spec):
+    if pool is not None and not scheduler_spec.has_pool_ref(ctx.spec):
         picker = ((pool.get("spec") or {}).get("endpointPickerRef") or {}).get("name")
         if picker:
             service(str(picker))
-    if tokenizer.tokenizer_enabled(ctx.spec):
+    if scheduler_spec.tokenizer_enabled(ctx.spec):
         service(ctx.child("-tokenizer"))
     return sorted(names)
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmc.k8s.capabilities import Capabilities
 from llmc.core.findings import Findings
-from llmc.k8s.names import child_name
 from llmc.core.record import field, record
+from llmc.k8s.capabilities import Capabilities
+from llmc.k8s.names import child_name
 from llmc.kserve.settings import Settings
-
-PART_OF = "llminferenceservice"
 
 
 @record(frozen=True)
@@ -102,40 +100,3 @@ class RenderContext:
         }
 
 
-@record(frozen=True)
-class Slot:
-    """One pod template of the merged spec and the workload it belongs to.
-
-    key: "template", "worker", "prefill.template" or "prefill.worker".
-    workload: the merged WorkloadSpec dict it lives in (ctx.spec or ctx.spec["prefill"]).
-    """
-
-    key: str
-    workload: dict[str, Any]
-
-    @property
-    def prefill(self) -> bool:
-        return self.key.startswith("prefill.")
-
-    @property
-    def pod(self) -> dict[str, Any]:
-        """The merged pod spec itself (`workload["template"]` or `workload["worker"]`)."""
-        return self.workload[self.key.rpartition(".")[2]]
-
-    @property
-    def tracing_service(self) -> str:
-        return "inference-server-prefill" if self.prefill else "inference-server-decode"
-
-
-def slots(spec: dict[str, Any]) -> list[Slot]:
-    """The non-nil pod templates of a merged spec, in the controller's order."""
-    out: list[Slot] = []
-    for key in ("template", "worker"):
-        if spec.get(key) is not None:
-            out.append(Slot(key, spec))
-    prefill = spec.get("prefill")
-    if prefill is not None:
-        for key in ("template", "worker"):
-            if prefill.get(key) is not None:
-                out.append(Slot(f"prefill.{key}", prefill))
-    return out

@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from llmc.core.errors import LlmcError, Location
-from llmc.render.context import RenderContext, Slot
 from llmc.k8s.quantity import add_quantities, canonical_quantity
-from llmc.render.storage import MAIN, ensure_dict, ensure_list, find_container
+from llmc.kserve.spec import MAIN, Slot, find_container
+from llmc.render.context import RenderContext
+from llmc.render.mounts import ensure_dict, ensure_list
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

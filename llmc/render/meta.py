@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmc.render.context import PART_OF, RenderContext
+from llmc.kserve.spec import NAME, PART_OF, PART_OF_KEY
+from llmc.render.context import RenderContext
 
-NAME = "app.kubernetes.io/name"
 COMPONENT = "app.kubernetes.io/component"
-PART_OF_KEY = "app.kubernetes.io/part-of"
-KSERVE_COMPONENT = "kserve.io/component"
 ROLE = "llm-d.ai/role"
 MODEL_ROUTING = "serving.kserve.io/model-based-routing-enabled"
 
@@ -30,11 +28,6 @@ PROMETHEUS_KEYS = ("prometheus.io/scrape", "prometheus.io/port", "prometheus.io/
 def base_labels(ctx: RenderContext, component: str) -> dict[str, str]:
     """component, name and part-of: the labels every workload child starts with."""
     return {COMPONENT: component, NAME: ctx.name, PART_OF_KEY: PART_OF}
-
-
-def workload_selector(name: str) -> dict[str, str]:
-    """GetWorkloadLabelSelector: what the workload Service and the InferencePool select."""
-    return {PART_OF_KEY: PART_OF, NAME: name, KSERVE_COMPONENT: "workload"}
 
 
 def is_stopped(ctx: RenderContext) -> bool:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from llmc.kserve.spec import KSERVE_COMPONENT, NAME, PART_OF, PART_OF_KEY, Slot
 from llmc.render import meta
-from llmc.render.context import PART_OF, RenderContext, Slot
+from llmc.render.context import RenderContext
 from llmc.render.parallelism import is_data_parallel, lws_size
 from llmc.render.workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_role
 
@@ -38,7 +39,7 @@ def _service_account(managed: str, workload: dict[str, Any] | None) -> tuple[str
 
 def _sa_labels(ctx: RenderContext) -> dict[str, str]:
     """Multi-node SA/Role/RoleBinding carry name and part-of only (no component)."""
-    return {meta.NAME: ctx.name, meta.PART_OF_KEY: PART_OF}
+    return {NAME: ctx.name, PART_OF_KEY: PART_OF}
 
 
 def _sa_object(ctx: RenderContext, name: str) -> dict[str, Any]:
@@ -152,39 +153,36 @@ def _prepare(ctx: RenderContext, prepare_pod: PreparePod, slot: Slot, sa: str, p
 def main_lws(ctx: RenderContext, prepare_pod: PreparePod) -> dict[str, Any]:
     """LeaderWorkerSet `<name>-kserve-mn` for spec.template (leader) and spec.worker."""
     spec = ctx.spec
-    worker_labels = meta.base_labels(ctx, meta.WORKLOAD_WORKER)
-    if spec.get("template") is None:
-        # Without a leader the workers join the workload selector, always as decode.
-        worker_labels[meta.KSERVE_COMPONENT] = "workload"
-        worker_labels[meta.ROLE] = "decode"
-    leader_labels = meta.base_labels(ctx, meta.WORKLOAD_LEADER)
-    leader_labels[meta.KSERVE_COMPONENT] = "workload"
-    leader_labels[meta.ROLE] = "decode" if spec.get("prefill") is not None else "both"
-    sa, _ = _service_account(main_name(ctx), spec)
-    leader = None
-    if spec.get("template") is not None:
-        leader = _prepare(ctx, prepare_pod, Slot("template", spec), sa, pool_env=True)
-    worker = _prepare(ctx, prepare_pod, Slot("worker", spec), sa, pool_env=True)
-    return _lws(ctx, main_name(ctx), spec, (leader_labels, worker_labels), (leader, worker), sub_group=False)
+    leader_role = "decode" if spec.get("prefill") is not None else "both"
+    return _workload_lws(ctx, prepare_pod, main_name(ctx), "", spec, (meta.WORKLOAD_LEADER, leader_role),
+                         (meta.WORKLOAD_WORKER, "decode"), sub_group=False)
 
 
 def prefill_lws(ctx: RenderContext, prepare_pod: PreparePod) -> dict[str, Any]:
     """LeaderWorkerSet `<name>-kserve-mn-prefill`; only this one gets a subGroupPolicy (data parallel)."""
     prefill = ctx.spec["prefill"]
-    worker_labels = meta.base_labels(ctx, meta.WORKLOAD_WORKER_PREFILL)
-    if prefill.get("template") is None:
-        worker_labels[meta.KSERVE_COMPONENT] = "workload"
-        worker_labels[meta.ROLE] = "prefill"
-    leader_labels = meta.base_labels(ctx, meta.WORKLOAD_LEADER_PREFILL)
-    leader_labels[meta.KSERVE_COMPONENT] = "workload"
-    leader_labels[meta.ROLE] = "prefill"
-    sa, _ = _service_account(prefill_name(ctx), prefill)
+    return _workload_lws(ctx, prepare_pod, prefill_name(ctx), "prefill.", prefill,
+                         (meta.WORKLOAD_LEADER_PREFILL, "prefill"), (meta.WORKLOAD_WORKER_PREFILL, "prefill"),
+                         sub_group=is_data_parallel(prefill.get("parallelism")))
+
+
+def _workload_lws(ctx: RenderContext, prepare_pod: PreparePod, name: str, prefix: str, workload: dict[str, Any],
+                  leader_role: tuple[str, str], worker_role: tuple[str, str], *, sub_group: bool) -> dict[str, Any]:
+    """One LeaderWorkerSet; `*_role` are (component, llm-d role). Workers without a leader are the workload."""
+    worker_labels = meta.base_labels(ctx, worker_role[0])
+    if workload.get("template") is None:
+        worker_labels[KSERVE_COMPONENT] = "workload"
+        worker_labels[meta.ROLE] = worker_role[1]
+    leader_labels = meta.base_labels(ctx, leader_role[0])
+    leader_labels[KSERVE_COMPONENT] = "workload"
+    leader_labels[meta.ROLE] = leader_role[1]
+    sa, _ = _service_account(name, workload)
+    pool_env = not prefix  # only the decode pods get INFERENCE_POOL_NAME
     leader = None
-    if prefill.get("template") is not None:
-        leader = _prepare(ctx, prepare_pod, Slot("prefill.template", prefill), sa, pool_env=False)
-    worker = _prepare(ctx, prepare_pod, Slot("prefill.worker", prefill), sa, pool_env=False)
-    sub_group = is_data_parallel(prefill.get("parallelism"))
-    return _lws(ctx, prefill_name(ctx), prefill, (leader_labels, worker_labels), (leader, worker), sub_group)
+    if workload.get("template") is not None:
+        leader = _prepare(ctx, prepare_pod, Slot(f"{prefix}template", workload), sa, pool_env=pool_env)
+    worker = _prepare(ctx, prepare_pod, Slot(f"{prefix}worker", workload), sa, pool_env=pool_env)
+    return _lws(ctx, name, workload, (leader_labels, worker_labels), (leader, worker), sub_group)
 
 
 def objects(ctx: RenderContext, prepare_pod: PreparePod) -> list[dict[str, Any]]:

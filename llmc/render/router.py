@@ -20,38 +20,26 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from llmc.core.errors import LlmcError
-from llmc.core.findings import Findings
 from llmc.core.jsoncopy import copy_json
-from llmc.go.yaml import parse_go_yaml
-from llmc.k8s.names import child_name
 from llmc.core.record import field, record
+from llmc.kserve import scheduler_spec
+from llmc.kserve.scheduler_spec import tokenizer_enabled
 from llmc.render import meta, scheduler, tokenizer
 from llmc.render.context import RenderContext
-from llmc.render.scheduler import AttachModel, RawConfig, has_plugin, latency_predictor_enabled, scheduler_config_text
-from llmc.render.tokenizer import CLUSTER_DOMAIN, tokenizer_enabled
+from llmc.render.scheduler import AttachModel
+from llmc.render.tokenizer import CLUSTER_DOMAIN
+from llmc.resolve.router_fixups import GATEWAY_GROUP, Key, backend_refs, http_spec, is_default_backend_ref, router_spec
 
 __all__ = [
     "Cluster",
-    "apply_gateway_refs",
-    "default_epp_port",
-    "default_pool_selector",
-    "default_scheduler_service_account",
     "explain_objects",
-    "has_plugin",
     "http_route",
-    "inference_pool_name",
-    "latency_predictor_enabled",
     "objects",
     "predicted_url",
-    "resolve_scheduler_config_ref",
-    "rewrite_default_backend_refs",
-    "scheduler_config_text",
-    "tokenizer_enabled",
     "validate_references",
 ]
 
 GATEWAY_API = "gateway.networking.k8s.io/v1"
-GATEWAY_GROUP = "gateway.networking.k8s.io"
 POOL_V1_API = "inference.networking.k8s.io/v1"
 POOL_V1ALPHA2_API = "inference.networking.x-k8s.io/v1alpha2"
 POOL_MIGRATED_ANNOTATION = "serving.kserve.io/inference-pool-migrated"
@@ -60,8 +48,6 @@ ROUTING_GROUP_LABEL = "serving.kserve.io/routing-group"
 GATEWAY_NAME_LABEL = "gateway.networking.k8s.io/gateway-name"
 WILDCARD_HOSTNAME = "inference"  # GATEWAY_API_WILDCARD_HOSTNAME default
 BACKEND_PORT = 8000
-
-Key = tuple[str, str]
 
 
 @record(frozen=True)
@@ -78,169 +64,6 @@ class Cluster:
     httproutes: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     services: Mapping[Key, dict[str, Any]] = field(default_factory=dict)
     complete: bool = True
-
-
-# -- fix-ups of the merged spec, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go) --------------------------------
-
-
-def _router(spec: dict[str, Any]) -> dict[str, Any]:
-    return spec.get("router") or {}
-
-
-def _pool_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
-    return ((scheduler.scheduler(spec) or {}).get("pool") or {}).get("spec")
-
-
-def _http_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
-    return ((_router(spec).get("route") or {}).get("http") or {}).get("spec")
-
-
-def default_pool_selector(spec: dict[str, Any], name: str) -> None:
-    """Before templating: an empty `pool.spec.selector.matchLabels` becomes the workload selector."""
-    pool = _pool_spec(spec)
-    if pool is None:
-        return
-    if not (pool.get("selector") or {}).get("matchLabels"):
-        selector = pool.get("selector")
-        if not isinstance(selector, dict):
-            selector = pool["selector"] = {}
-        selector["matchLabels"] = meta.workload_selector(name)
-
-
-def default_scheduler_service_account(spec: dict[str, Any], name: str) -> None:
-    """Before templating: the scheduler pod runs as `<name>-epp-sa` unless it names an SA."""
-    template = (scheduler.scheduler(spec) or {}).get("template")
-    if template is not None and not template.get("serviceAccountName"):
-        template["serviceAccountName"] = child_name(name, "-epp-sa")
-
-
-def apply_gateway_refs(spec: dict[str, Any]) -> None:
-    """After templating: `gateway.refs` replace the route's parentRefs (ToParentRefs)."""
-    http = _http_spec(spec)
-    refs = (_router(spec).get("gateway") or {}).get("refs") or []
-    if http is None or not refs:
-        return
-    parents = []
-    for ref in refs:
-        parent: dict[str, Any] = {"group": GATEWAY_GROUP, "kind": "Gateway", "name": ref.get("name", "")}
-        if ref.get("namespace"):
-            parent["namespace"] = ref["namespace"]
-        if ref.get("sectionName") is not None:
-            parent["sectionName"] = ref["sectionName"]
-        parents.append(parent)
-    http["parentRefs"] = parents
-
-
-def _is_default_backend_ref(ref: dict[str, Any], name: str) -> bool:
-    """isDefaultBackendRef: kind InferencePool and the default pool name, whatever the group."""
-    return ref.get("kind") == "InferencePool" and ref.get("name") == child_name(name, "-inference-pool")
-
-
-def _backend_refs(http: dict[str, Any]) -> list[dict[str, Any]]:
-    return [ref for rule in http.get("rules") or [] for ref in rule.get("backendRefs") or []]
-
-
-def rewrite_default_backend_refs(spec: dict[str, Any], name: str) -> None:
-    """After templating: without a scheduler the default pool backends become the workload Service;
-    with `scheduler.pool.ref` they are renamed to the referenced pool (group kept)."""
-    http = _http_spec(spec)
-    sched = scheduler.scheduler(spec)
-    if http is None:
-        return
-    for ref in _backend_refs(http):
-        if not _is_default_backend_ref(ref, name):
-            continue
-        if sched is None:
-            ref.update({"group": "", "kind": "Service", "name": child_name(name, "-kserve-workload-svc")})
-        elif scheduler.has_pool_ref(spec):
-            ref["name"] = scheduler.pool_ref_name(spec)
-
-
-def resolve_scheduler_config_ref(
-    spec: dict[str, Any],
-    namespace: str,
-    system_namespace: str,
-    configmaps: Mapping[Key, dict[str, Any]],
-    findings: Findings | None = None,
-) -> str | None:
-    """After templating: `scheduler.config.ref` → `config.inline` with the ConfigMap value, not templated.
-
-    The ConfigMap is looked up in the service's namespace, then, for names starting with
-    `config-scheduler-`, in the system namespace. Returns "<namespace>/<name>" of the ConfigMap
-    used. With `findings`, plugins the controller cannot see there (they are detected before this
-    step) are reported as LLMC204.
-    """
-    config = (scheduler.scheduler(spec) or {}).get("config")
-    ref = (config or {}).get("ref")
-    if ref is None:
-        return None
-    name = ref.get("name") or ""
-    cm = configmaps.get((namespace, name))
-    if cm is None and name.startswith("config-scheduler-"):
-        cm = configmaps.get((system_namespace, name))
-        if cm is None:
-            raise LlmcError(
-                f'failed to get scheduler config "{name}" from namespaces ["{namespace}", "{system_namespace}"]: '
-                f'failed to get v1.ConfigMap {system_namespace}/{name} from API Server: configmaps "{name}" not found',
-                hint=_REF_HINT,
-            )
-    key = ref.get("key") or "epp"
-    data = (cm or {}).get("data") or {}
-    if key not in data:
-        cm_meta = (cm or {}).get("metadata") or {}
-        raise LlmcError(
-            f'ConfigMap {cm_meta.get("namespace", "")}/{cm_meta.get("name", "")} doesn\'t have key "{key}" in data',
-            hint=_REF_HINT,
-        )
-    text = str(data[key])
-    parsed = parse_go_yaml(text)
-    config["inline"] = RawConfig(parsed, text) if isinstance(parsed, dict) else text
-    del config["ref"]
-    cm_meta = cm["metadata"]  # type: ignore[index]
-    if findings is not None:
-        _report_hidden_plugins(findings, text, f"{cm_meta['namespace']}/{cm_meta['name']}")
-    return f"{cm_meta['namespace']}/{cm_meta['name']}"
-
-
-_REF_HINT = "the controller cannot combine the configs (PresetsCombined=False); supply the ConfigMap with -f"
-
-
-def _report_hidden_plugins(findings: Findings, text: str, where: str) -> None:
-    path = "spec.router.scheduler.config.ref"
-    if has_plugin(text, scheduler.LATENCY_PRODUCER):
-        findings.add(
-            "LLMC204",
-            path,
-            f"ConfigMap {where} declares {scheduler.LATENCY_PRODUCER}, but the latency-predictor preset is chosen "
-            "before config.ref is read: the EPP pod gets no training/prediction sidecars "
-            "(the controller only emits a LatencyPredictorConfigRef warning event); use config.inline",
-        )
-    for plugin in (scheduler.TOKEN_PRODUCER, scheduler.PRECISE_PREFIX_SCORER):
-        if has_plugin(text, plugin):
-            findings.add(
-                "LLMC204",
-                path,
-                f"ConfigMap {where} declares {plugin}, but the tokenizer preset is chosen before config.ref is read: "
-                "the controller then builds a tokenizer Deployment without a pod template, which the API server "
-                "rejects, and the scheduler never comes up; use config.inline or set scheduler.tokenizer",
-            )
-
-
-def default_epp_port(spec: dict[str, Any]) -> None:
-    """After templating: `endpointPickerRef.port` defaults to 9002 for a Service (or kind-less) picker."""
-    pool = _pool_spec(spec)
-    if pool is None:
-        return
-    ref = pool.get("endpointPickerRef")
-    if not isinstance(ref, dict):
-        ref = pool["endpointPickerRef"] = {}
-    if (ref.get("port") or {}).get("number", 0) in (0, None) and ref.get("kind", "") in ("Service", ""):
-        ref["port"] = {"number": scheduler.EPP_PORT}
-
-
-def inference_pool_name(spec: dict[str, Any], name: str) -> str:
-    """The pool the route and the EPP use: `scheduler.pool.ref.name`, else `<name>-inference-pool`."""
-    return scheduler.inference_pool_name(spec, lambda suffix: child_name(name, suffix))
 
 
 # -- objects --------------------------------------------------------------------------------------
@@ -298,8 +121,8 @@ def _plan(ctx: RenderContext, cluster: Cluster | None, attach: AttachModel) -> l
             return []
 
     out: list[tuple[dict[str, Any], str]] = []
-    sched = scheduler.scheduler(spec)
-    managed = scheduler.is_managed(spec)
+    sched = scheduler_spec.scheduler(spec)
+    managed = scheduler_spec.is_managed(spec)
     if managed:
         sa, own_sa = scheduler.service_account_name(ctx)
         if own_sa:
@@ -335,7 +158,7 @@ def _plan(ctx: RenderContext, cluster: Cluster | None, attach: AttachModel) -> l
         out.append((scheduler.inference_pool(ctx), "the model pods the gateway balances over, with the EPP as picker"))
         if caps.has(POOL_V1ALPHA2_API, "InferencePool"):
             out.append((scheduler.inference_pool_v1alpha2(ctx), "the same pool for gateways that only read the v1alpha2 API"))
-    elif sched is not None and scheduler.has_pool_ref(spec) and not caps.has(POOL_V1_API):
+    elif sched is not None and scheduler_spec.has_pool_ref(spec) and not caps.has(POOL_V1_API):
         ctx.findings.add(
             "LLMC202",
             "spec.router.scheduler.pool.ref",
@@ -360,7 +183,7 @@ def _plan(ctx: RenderContext, cluster: Cluster | None, attach: AttachModel) -> l
 
 def router_labels(ctx: RenderContext) -> dict[str, str]:
     labels = meta.base_labels(ctx, ROUTER_COMPONENT)
-    group = (_router(ctx.spec).get("route") or {}).get("group")
+    group = (router_spec(ctx.spec).get("route") or {}).get("group")
     if group is not None:
         labels[ROUTING_GROUP_LABEL] = group
     return labels
@@ -378,8 +201,8 @@ def http_route(ctx: RenderContext, cluster: Cluster | None = None) -> dict[str, 
     to v1 and marks the route `inference-pool-migrated: "v1"` for good (expectedHTTPRoute's
     migration block). A Gateway that only speaks v1alpha2 (`--gateway-pool-api v1alpha2`) keeps it there.
     """
-    http = _http_spec(ctx.spec)
-    if _router(ctx.spec).get("route") is None or http is None:
+    http = http_spec(ctx.spec)
+    if router_spec(ctx.spec).get("route") is None or http is None:
         return None
     spec = copy_json(http)
     header = ctx.settings.model_routing_header
@@ -390,15 +213,15 @@ def http_route(ctx: RenderContext, cluster: Cluster | None = None) -> dict[str, 
     else:
         _strip_model_routing(spec, header)
     annotations = None
-    if scheduler.scheduler(ctx.spec) is not None and not scheduler.has_pool_ref(ctx.spec):
+    if scheduler_spec.scheduler(ctx.spec) is not None and not scheduler_spec.has_pool_ref(ctx.spec):
         migrated = ctx.options.gateway_pool_api == "v1"
         group = scheduler.INFERENCE_V1 if migrated else scheduler.INFERENCE_V1ALPHA2
-        for ref in _backend_refs(spec):
-            if _is_default_backend_ref(ref, ctx.name):
+        for ref in backend_refs(spec):
+            if is_default_backend_ref(ref, ctx.name):
                 ref["group"] = group
         if migrated:
             annotations = {POOL_MIGRATED_ANNOTATION: "v1"}
-    if (_router(ctx.spec).get("route") or {}).get("group") is not None:
+    if (router_spec(ctx.spec).get("route") or {}).get("group") is not None:
         _rewrite_for_group(ctx, spec)
     route_defaults(spec)
     return {
@@ -419,7 +242,7 @@ def _model_routing_enabled(ctx: RenderContext, cluster: Cluster | None) -> bool:
     mode = str(ctx.settings.ingress.get("modelBasedRoutingMode") or "").lower()
     if mode in ("disabled", "forced"):
         return mode == "forced"
-    router = _router(ctx.spec)
+    router = router_spec(ctx.spec)
     refs = (router.get("gateway") or {}).get("refs") or []
     if not refs or cluster is None:
         return True
@@ -488,13 +311,13 @@ def _rewrite_for_group(ctx: RenderContext, spec: dict[str, Any]) -> None:
     The member is the service as stored; it matches itself only if its own model names equal the
     merged ones (a baseRef adding a LoRA adapter makes it diverge, leaving the rules without backends).
     """
-    route = _router(ctx.spec).get("route") or {}
+    route = router_spec(ctx.spec).get("route") or {}
     weight = route.get("weight") or 0
-    if scheduler.has_pool_ref(ctx.spec):
+    if scheduler_spec.has_pool_ref(ctx.spec):
         backend: dict[str, Any] = {
             "group": scheduler.INFERENCE_V1ALPHA2,
             "kind": "InferencePool",
-            "name": scheduler.pool_ref_name(ctx.spec),
+            "name": scheduler_spec.pool_ref_name(ctx.spec),
         }
     else:
         backend = {"kind": "Service", "name": ctx.child("-kserve-workload-svc")}
@@ -521,12 +344,12 @@ def _model_names(spec: dict[str, Any], name: str) -> list[str]:
 
 def _is_own_backend(ctx: RenderContext, ref: dict[str, Any]) -> bool:
     """isExpectedBackendRef: the default pool, the workload Service, or the referenced pool."""
-    if _is_default_backend_ref(ref, ctx.name):
+    if is_default_backend_ref(ref, ctx.name):
         return True
     if (ref.get("kind") or "Service") == "Service" and ref.get("name") == ctx.child("-kserve-workload-svc"):
         return True
-    return scheduler.has_pool_ref(ctx.spec) and ref.get("kind") == "InferencePool" \
-        and ref.get("name") == scheduler.pool_ref_name(ctx.spec)
+    return scheduler_spec.has_pool_ref(ctx.spec) and ref.get("kind") == "InferencePool" \
+        and ref.get("name") == scheduler_spec.pool_ref_name(ctx.spec)
 
 
 _ROOT_PATH = {"type": "PathPrefix", "value": "/"}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from llmc.core.jsoncopy import copy_json
+from llmc.kserve.spec import Slot
 from llmc.render import dra, meta, workload
-from llmc.render.context import RenderContext, Slot
+from llmc.render.context import RenderContext
 
 PodStep = Callable[[RenderContext, dict[str, Any]], None]
 
@@ -46,7 +47,6 @@ def render_service(ctx: RenderContext) -> list[dict[str, Any]]:
     router.validate_references(ctx, ctx.cluster)
     out += router.objects(ctx, ctx.cluster)
     return out
-
 
 
 def _renders_certificate(ctx: RenderContext) -> bool:

@@ -25,14 +25,19 @@ from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.jsoncopy import copy_json
-from llmc.kserve.gotypes import strip_nulls
-from llmc.go.url import URLError, normalize, quote
-from llmc.resolve.merge import merge_sorted
-from llmc.k8s.quantity import canonical_quantity
 from llmc.core.record import record
-from llmc.render.context import RenderContext, Slot
+from llmc.go.url import quote
+from llmc.k8s.quantity import canonical_quantity
+from llmc.kserve.gotypes import strip_nulls
+from llmc.kserve.spec import (
+    HF, MAIN, OCI, OCI_NATIVE, PVC, S3, Slot, find_container, go_uri, parse_pvc_uri,
+    storage_initializer_disabled,
+)
+from llmc.render import lora as lora_step
+from llmc.render.context import RenderContext
+from llmc.render.mounts import add_model_mount, add_mount, ensure_dict, ensure_list
+from llmc.resolve.merge import merge_sorted
 
-MAIN = "main"
 MODEL_PATH = "/mnt/models"
 INIT_NAME = "storage-initializer"
 PROVISION_VOLUME = "kserve-provision-location"
@@ -46,7 +51,6 @@ TOKENIZER_FILES = (
     '"merges.txt", "config.json", "generation_config.json"]'
 )
 
-HF, S3, PVC, OCI, OCI_NATIVE = "hf://", "s3://", "pvc://", "oci://", "oci+native://"
 
 LOCAL_MODEL_LABEL = "internal.serving.kserve.io/localmodel"
 LOCAL_MODEL_SOURCE = "internal.serving.kserve.io/localmodel-sourceuri"
@@ -122,22 +126,7 @@ def attach(ctx: RenderContext, pod: dict[str, Any], *, container: str, model_pat
         )
 
     if adapters:
-        from llmc.render import lora as lora_step
-
         lora_step.attach(ctx, pod, where)
-
-
-def storage_initializer_disabled(spec: dict[str, Any]) -> bool:
-    """`spec.storageInitializer.enabled` explicitly false (nil and true both mean enabled)."""
-    return (spec.get("storageInitializer") or {}).get("enabled") is False
-
-
-def go_uri(value: Any, path: str) -> str:
-    """A URI field as the controller sees it: Go's `url.Parse(value).String()`."""
-    try:
-        return normalize("" if value is None else str(value))
-    except URLError as exc:
-        raise LlmcError(str(exc), Location(path=path), hint="the URI is read with Go's net/url.Parse") from None
 
 
 def oci_model_mode(settings: dict[str, Any]) -> str:
@@ -148,13 +137,6 @@ def oci_model_mode(settings: dict[str, Any]) -> str:
     if settings.get("enableModelcar") or settings.get("enableOciModelSupport"):
         return "modelcar"
     return ""
-
-
-def parse_pvc_uri(uri: str) -> tuple[str, str]:
-    """ParsePvcURI: `pvc://<claim>[/<path>]` -> (claim, path); the prefix is trimmed, not checked."""
-    rest = uri[len(PVC):] if uri.startswith(PVC) else uri
-    claim, _, sub_path = rest.partition("/")
-    return claim, sub_path
 
 
 def common_parent_path(paths: list[str]) -> str:
@@ -170,40 +152,6 @@ def common_parent_path(paths: list[str]) -> str:
             break
         common.append(level[0])
     return "/" + "/".join(common)
-
-
-def find_container(containers: list[dict[str, Any]] | None, name: str) -> dict[str, Any] | None:
-    """The first container with that name (GetContainerWithName / GetInitContainerWithName)."""
-    for container in containers or []:
-        if container.get("name") == name:
-            return container
-    return None
-
-
-def add_model_mount(
-    pod: dict[str, Any],
-    container_name: str,
-    volume: str,
-    mount_path: str,
-    *,
-    read_only: bool,
-    sub_path: str = "",
-    claim: str = "",
-) -> None:
-    """AddModelMount: mount `volume` on the named container (init containers are searched when the
-    regular one is absent or already has it, and always mount read-write), then add the pod
-    volume (a PVC when `claim` is set, else an emptyDir) if the mount was added and it is missing."""
-    added = False
-    target = find_container(pod.get("containers"), container_name)
-    if target is not None:
-        added = _add_mount(target, volume, mount_path, read_only, sub_path)
-    if not added:
-        target = find_container(pod.get("initContainers"), container_name)
-        if target is not None:
-            added = _add_mount(target, volume, mount_path, False, sub_path)
-    if added and not any(v.get("name") == volume for v in pod.get("volumes") or []):
-        source: dict[str, Any] = {"persistentVolumeClaim": {"claimName": claim}} if claim else {"emptyDir": {}}
-        ensure_list(pod, "volumes").append({"name": volume, **source})
 
 
 def add_env_if_absent(container: dict[str, Any], name: str, value: str) -> None:
@@ -275,7 +223,7 @@ def _attach_modelcar(pod: dict[str, Any], uri: str, settings: dict[str, Any], ta
     _add_or_replace_env(main, "MODEL_INIT_MODE", "async")
     if not any(v.get("name") == PROVISION_VOLUME for v in pod.get("volumes") or []):
         ensure_list(pod, "volumes").append({"name": PROVISION_VOLUME, "emptyDir": {}})
-    _add_mount(main, PROVISION_VOLUME, parent, False, "")
+    add_mount(main, PROVISION_VOLUME, parent, False, "")
     uid = settings.get("uidModelcar")
     if uid is not None:
         ensure_dict(main, "securityContext")["runAsUser"] = uid
@@ -468,21 +416,6 @@ def _require_container(pod: dict[str, Any], target: _Target) -> dict[str, Any]:
     return container
 
 
-def _add_mount(container: dict[str, Any], volume: str, mount_path: str, read_only: bool, sub_path: str) -> bool:
-    """addVolumeMountToContainer: skipped when the container already mounts a volume of that name."""
-    mounts = ensure_list(container, "volumeMounts")
-    if any(m.get("name") == volume for m in mounts):
-        return False
-    mount: dict[str, Any] = {"name": volume}
-    if read_only:
-        mount["readOnly"] = True
-    mount["mountPath"] = mount_path
-    if sub_path:
-        mount["subPath"] = sub_path
-    mounts.append(mount)
-    return True
-
-
 def _add_or_replace_env(container: dict[str, Any], name: str, value: str) -> None:
     """AddOrReplaceEnv: sets the value of the first entry of that name (a valueFrom stays), else appends."""
     env = ensure_list(container, "env")
@@ -491,20 +424,6 @@ def _add_or_replace_env(container: dict[str, Any], name: str, value: str) -> Non
             entry["value"] = value
             return
     env.append(_env(name, value))
-
-
-def ensure_list(obj: dict[str, Any], key: str) -> list[Any]:
-    """obj[key] as a list to append to; a missing key or a Go `null` becomes a new empty list."""
-    if obj.get(key) is None:
-        obj[key] = []
-    return obj[key]
-
-
-def ensure_dict(obj: dict[str, Any], key: str) -> dict[str, Any]:
-    """obj[key] as a map to write into; a missing key or a Go `null` becomes a new empty map."""
-    if obj.get(key) is None:
-        obj[key] = {}
-    return obj[key]
 
 
 def _env(name: str, value: str) -> dict[str, Any]:

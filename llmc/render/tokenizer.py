@@ -10,29 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from llmc.core.jsoncopy import copy_json
+from llmc.kserve.scheduler_spec import has_pool_ref, scheduler, tokenizer_enabled
 from llmc.render import meta
 from llmc.render.context import RenderContext
-from llmc.render.scheduler import (
-    PRECISE_PREFIX_SCORER, TOKEN_PRODUCER, TOKENIZER_MODEL_PATH, AttachModel, has_plugin, has_pool_ref, scheduler,
-    scheduler_config_text,
-)
+from llmc.render.scheduler import AttachModel, TOKENIZER_MODEL_PATH
 
 COMPONENT = "tokenizer"
 PORT = 8000
 PORT_NAME = "render-http"
 CONTAINER = "main"
 CLUSTER_DOMAIN = "cluster.local"  # knative network.GetClusterDomainName() without CLUSTER_DOMAIN or resolv.conf
-
-
-def tokenizer_enabled(spec: dict[str, Any]) -> bool:
-    """isTokenizerEnabled: `scheduler.tokenizer` set, or a plugin that calls the tokenizer."""
-    sched = scheduler(spec)
-    if sched is None:
-        return False
-    if sched.get("tokenizer") is not None:
-        return True
-    text = scheduler_config_text(spec)
-    return has_plugin(text, TOKEN_PRODUCER) or has_plugin(text, PRECISE_PREFIX_SCORER)
 
 
 def rendered(spec: dict[str, Any]) -> bool:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmc.render.context import RenderContext, Slot
-from llmc.render.storage import MAIN, ensure_list, find_container
+from llmc.kserve.spec import MAIN, Slot, find_container
+from llmc.render.context import RenderContext
+from llmc.render.mounts import ensure_list
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

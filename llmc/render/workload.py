@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from llmc.render import meta, scheduler
-from llmc.render.context import RenderContext, Slot
+from llmc.kserve import scheduler_spec
+from llmc.kserve.spec import KSERVE_COMPONENT, Slot, workload_selector
+from llmc.render import meta
+from llmc.render.context import RenderContext
 
 ROUTING_SIDECAR = "llm-d-routing-sidecar"
 
@@ -50,7 +52,7 @@ def add_inference_pool_env(ctx: RenderContext, pod: dict[str, Any]) -> None:
     """Append INFERENCE_POOL_NAME to the routing sidecar (no de-duplication, as the controller)."""
     if ctx.spec.get("router") is None:
         return
-    pool = scheduler.inference_pool_name(ctx.spec, ctx.child)
+    pool = scheduler_spec.inference_pool_name(ctx.spec, ctx.child)
     for container in pod.get("initContainers") or []:
         if container.get("name") == ROUTING_SIDECAR:
             container.setdefault("env", []).append({"name": "INFERENCE_POOL_NAME", "value": pool})
@@ -97,7 +99,7 @@ def _deployment(
 def _labels(ctx: RenderContext, component: str, role: str, workload: dict[str, Any]) -> dict[str, str]:
     """The controller shares one map between labels, selector and pod labels, so spec.labels land in all three."""
     labels = meta.base_labels(ctx, component)
-    labels[meta.KSERVE_COMPONENT] = "workload"
+    labels[KSERVE_COMPONENT] = "workload"
     labels[meta.ROLE] = role
     labels.update(meta.with_prefixes(ctx.labels, meta.LABEL_PREFIXES))
     labels.update(workload.get("labels") or {})
@@ -171,7 +173,7 @@ def workload_service(ctx: RenderContext) -> dict[str, Any]:
             "ports": [
                 {"name": scheme, "protocol": "TCP", "appProtocol": scheme, "port": 8000, "targetPort": 8000}
             ],
-            "selector": meta.workload_selector(ctx.name),
+            "selector": workload_selector(ctx.name),
             "type": "ClusterIP",
         },
     }

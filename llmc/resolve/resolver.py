@@ -13,12 +13,13 @@ from typing import Any
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.core.findings import Findings
-from llmc.load.documents import Path
-from llmc.resolve.presets import PREFIX, ConfigStore, StoredConfig
 from llmc.core.record import field, record
-from llmc.render import dra
+from llmc.k8s.names import child_name
+from llmc.kserve import scheduler_spec
 from llmc.kserve.settings import Settings
-
+from llmc.load.documents import Path
+from llmc.resolve import baseref, dra_claims, lora_adapters, router_fixups
+from llmc.resolve.presets import ConfigStore, PREFIX, StoredConfig
 
 
 @record(frozen=True)
@@ -96,10 +97,9 @@ class Resolver:
             exc.message = f"failed to merge specs: {exc.message}"
             raise
 
-        from llmc.render import router
 
-        router.default_pool_selector(merged, name)
-        router.default_scheduler_service_account(merged, name)
+        router_fixups.default_pool_selector(merged, name)
+        router_fixups.default_scheduler_service_account(merged, name)
         stored = {key: None if key == "spec" else copy_json(value) for key, value in service.items()}
         stored["spec"] = own
         from llmc.resolve.splice import splice_findings
@@ -111,19 +111,18 @@ class Resolver:
             _place_template_error(exc, own, layers, locate)
             raise
 
-        if dra.DEVICE_CLASS in (meta.get("annotations") or {}):
-            dra.inject(merged, name, dra.parse_annotations(meta["annotations"]))
-        router.apply_gateway_refs(merged)
-        router.rewrite_default_backend_refs(merged, name)
-        router.resolve_scheduler_config_ref(
+        if dra_claims.DEVICE_CLASS in (meta.get("annotations") or {}):
+            dra_claims.inject(merged, name, dra_claims.parse_annotations(meta["annotations"]))
+        router_fixups.apply_gateway_refs(merged)
+        router_fixups.rewrite_default_backend_refs(merged, name)
+        router_fixups.resolve_scheduler_config_ref(
             merged, namespace, self.settings.system_namespace, self.configmaps, findings
         )
-        router.default_epp_port(merged)
+        router_fixups.default_epp_port(merged)
 
-        from llmc.render import lora, parallelism
 
-        adapters = lora.enumerate_adapters(merged, stored)
-        for path in parallelism.baseref_invisible_fields(own, merged):
+        adapters = lora_adapters.enumerate_adapters(merged, stored)
+        for path in baseref.baseref_invisible_fields(own, merged):
             findings.add(
                 "LLMC002",
                 f"spec.{path}",
@@ -173,16 +172,15 @@ class Resolver:
 
     def _preset_names(self, spec: dict[str, Any]) -> list[str]:
         """Which presets apply, in the controller's order (`combineBaseRefsConfig`, llmisvc/config_merge.go)."""
-        from llmc.render import router as r
 
         names: list[str] = []
         router = spec.get("router")
         scheduler = (router or {}).get("scheduler") if router is not None else None
         if scheduler is not None and not ((scheduler.get("pool") or {}).get("ref") or {}).get("name"):
             names.append("config-llm-scheduler")
-        if scheduler is not None and self.behaviour.tokenizer_preset and r.tokenizer_enabled(spec):
+        if scheduler is not None and self.behaviour.tokenizer_preset and scheduler_spec.tokenizer_enabled(spec):
             names.append("config-llm-tokenizer")
-        if r.latency_predictor_enabled(spec, self.behaviour.latency_from_config_text):
+        if scheduler_spec.latency_predictor_enabled(spec, self.behaviour.latency_from_config_text):
             names.append("config-llm-scheduler-latency-predictor")
         route = (router or {}).get("route") if router is not None else None
         if route is not None and not ((route.get("http") or {}).get("refs")):
@@ -199,11 +197,10 @@ class Resolver:
 
     def _render_templates(self, stored: dict, merged: dict, namespace: str, name: str) -> dict[str, Any]:
         from llmc.kserve.gotypes import project
-        from llmc.render import router
         from llmc.resolve.templatedata import render_config
 
         gw_ns, gw_name = self.settings.ingress_gateway
-        pool = router.inference_pool_name(merged, name)
+        pool = scheduler_spec.inference_pool_name(merged, lambda suffix: child_name(name, suffix))
         global_config = {
             "SystemNamespace": self.settings.system_namespace,
             "IngressGatewayName": gw_name,

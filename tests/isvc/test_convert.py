@@ -193,7 +193,6 @@ def test_convert_documents_reports_selection_errors() -> None:
 
 
 def test_convert_command(tmp_path) -> None:
-    import llmc.cli.convert  # noqa: F401  registers `convert`
     from llmc.cli.app import app
 
     path = tmp_path / "isvc.yaml"

@@ -10,9 +10,10 @@ import pytest
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
+from llmc.kserve.settings import Settings
 from llmc.render import dra
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.kserve.settings import Settings
+from llmc.resolve import dra_claims
 
 CLASS = "serving.kserve.io/exp-dra-device-class"
 COUNT = "serving.kserve.io/exp-dra-device-count"
@@ -36,20 +37,20 @@ def containers(*names: str) -> dict[str, Any]:
 
 
 def test_no_device_class_means_off() -> None:
-    assert dra.parse_annotations({COUNT: "2"}) is None
-    assert dra.parse_annotations(None) is None
+    assert dra_claims.parse_annotations({COUNT: "2"}) is None
+    assert dra_claims.parse_annotations(None) is None
 
 
 def test_device_class_is_trimmed_and_count_defaults_to_one() -> None:
     # TestExpectedManagedDRATemplate "device class with whitespace is trimmed"
-    config = dra.parse_annotations({CLASS: "  gpu.nvidia.com  "})
-    assert config == dra.DRAConfig("gpu.nvidia.com", 1, (), None)
+    config = dra_claims.parse_annotations({CLASS: "  gpu.nvidia.com  "})
+    assert config == dra_claims.DRAConfig("gpu.nvidia.com", 1, (), None)
 
 
 @pytest.mark.parametrize(("raw", "count"), [("4", 4), (" 2 ", 2), ("", 1), ("   ", 1), ("+3", 3)])
 def test_count(raw: str, count: int) -> None:
     # ManagedDRADeviceCount: blank -> 1, trimmed strconv.Atoi (which accepts a sign)
-    assert dra.parse_annotations({CLASS: "gpu", COUNT: raw}).count == count
+    assert dra_claims.parse_annotations({CLASS: "gpu", COUNT: raw}).count == count
 
 
 def test_cel_selectors_one_per_line() -> None:
@@ -59,7 +60,7 @@ def test_cel_selectors_one_per_line() -> None:
         "  \n"
         "device.capacity['gpu.example.com'].memory.compareTo(quantity('4Gi')) >= 0\n"
     )
-    config = dra.parse_annotations({CLASS: "gpu.example.com", COUNT: "1", CEL: raw})
+    config = dra_claims.parse_annotations({CLASS: "gpu.example.com", COUNT: "1", CEL: raw})
     assert config.selectors == (
         "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'",
         "device.capacity['gpu.example.com'].memory.compareTo(quantity('4Gi')) >= 0",
@@ -69,7 +70,7 @@ def test_cel_selectors_one_per_line() -> None:
 @pytest.mark.parametrize(("raw", "container"), [(" worker ", "worker"), ("", None), ("   ", None)])
 def test_container_name(raw: str, container: str | None) -> None:
     # TestTargetContainerForDRA: trimmed; empty or whitespace-only falls back to the first container
-    assert dra.parse_annotations({CLASS: "gpu", CONTAINER: raw}).container == container
+    assert dra_claims.parse_annotations({CLASS: "gpu", CONTAINER: raw}).container == container
 
 
 @pytest.mark.parametrize(
@@ -89,7 +90,7 @@ def test_container_name(raw: str, container: str | None) -> None:
 )
 def test_count_parse_errors(raw: str, message: str) -> None:
     with pytest.raises(LlmcError) as err:
-        dra.parse_annotations({CLASS: "gpu.nvidia.com", COUNT: raw})
+        dra_claims.parse_annotations({CLASS: "gpu.nvidia.com", COUNT: raw})
     assert err.value.message == message
     assert err.value.location.path == f"metadata.annotations.{COUNT}"
 
@@ -100,7 +101,7 @@ def test_count_parse_errors(raw: str, message: str) -> None:
 def test_inject_reference_sample() -> None:
     # 02 §5 step 4 and the real-cluster facts of §5.4
     spec = {"template": {"containers": [{"name": "main", "resources": {"limits": {"cpu": "4"}}}]}}
-    dra.inject(spec, "qwen2-7b-instruct-dra-minimal", dra.parse_annotations({CLASS: "gpu.nvidia.com"}))
+    dra_claims.inject(spec, "qwen2-7b-instruct-dra-minimal", dra_claims.parse_annotations({CLASS: "gpu.nvidia.com"}))
     pod = spec["template"]
     assert pod["resourceClaims"] == [
         {"name": "managed-device", "resourceClaimTemplateName": "qwen2-7b-instruct-dra-minimal-managed-dra"}
@@ -111,7 +112,7 @@ def test_inject_reference_sample() -> None:
 def test_inject_first_container_by_default() -> None:
     # TestInjectManagedDRA_FirstContainerByDefault; 02 §6 #4 (index 0, not "main")
     spec = {"template": containers("sidecar", "main")}
-    dra.inject(spec, "svc", dra.parse_annotations({CLASS: "gpu"}))
+    dra_claims.inject(spec, "svc", dra_claims.parse_annotations({CLASS: "gpu"}))
     assert spec["template"]["containers"][0]["resources"]["claims"] == [{"name": "managed-device"}]
     assert "resources" not in spec["template"]["containers"][1]
 
@@ -123,7 +124,7 @@ def test_inject_named_container_in_all_four_slots() -> None:
         "worker": containers("init", "worker", "sidecar"),
         "prefill": {"template": containers("init", "worker", "sidecar"), "worker": containers("init", "worker", "sidecar")},
     }
-    dra.inject(spec, "test", dra.parse_annotations({CLASS: "gpu.example.com", CONTAINER: "worker"}))
+    dra_claims.inject(spec, "test", dra_claims.parse_annotations({CLASS: "gpu.example.com", CONTAINER: "worker"}))
     for pod in (spec["template"], spec["worker"], spec["prefill"]["template"], spec["prefill"]["worker"]):
         assert len(pod["resourceClaims"]) == 1
         assert [("resources" in c) for c in pod["containers"]] == [False, True, False]
@@ -133,7 +134,7 @@ def test_inject_named_container_in_all_four_slots() -> None:
 def test_inject_missing_named_container_gets_only_the_pod_claim() -> None:
     # TestInjectManagedDRA_AnnotatedContainerMissing
     spec = {"template": containers("main")}
-    dra.inject(spec, "svc", dra.parse_annotations({CLASS: "gpu", CONTAINER: "nope"}))
+    dra_claims.inject(spec, "svc", dra_claims.parse_annotations({CLASS: "gpu", CONTAINER: "nope"}))
     assert len(spec["template"]["resourceClaims"]) == 1
     assert "resources" not in spec["template"]["containers"][0]
 
@@ -141,17 +142,17 @@ def test_inject_missing_named_container_gets_only_the_pod_claim() -> None:
 def test_inject_no_containers() -> None:
     # TestInjectManagedDRA_NoContainers: pod claim only
     spec = {"worker": {}}
-    dra.inject(spec, "svc", dra.parse_annotations({CLASS: "gpu"}))
+    dra_claims.inject(spec, "svc", dra_claims.parse_annotations({CLASS: "gpu"}))
     assert spec["worker"] == {"resourceClaims": [{"name": "managed-device", "resourceClaimTemplateName": "svc-managed-dra"}]}
 
 
 def test_inject_is_idempotent() -> None:
     # TestInjectManagedDRA_Idempotent
     spec = {"template": containers("main", "sidecar")}
-    config = dra.parse_annotations({CLASS: "gpu.example.com"})
-    dra.inject(spec, "test", config)
+    config = dra_claims.parse_annotations({CLASS: "gpu.example.com"})
+    dra_claims.inject(spec, "test", config)
     once = copy.deepcopy(spec)
-    dra.inject(spec, "test", config)
+    dra_claims.inject(spec, "test", config)
     assert spec == once
     assert len(spec["template"]["resourceClaims"]) == 1
 
@@ -164,7 +165,7 @@ def test_inject_keeps_hand_written_claims_in_front() -> None:
             "containers": [{"name": "main", "resources": {"claims": [{"name": "user-claim"}]}}],
         }
     }
-    dra.inject(spec, "test", dra.parse_annotations({CLASS: "gpu.example.com"}))
+    dra_claims.inject(spec, "test", dra_claims.parse_annotations({CLASS: "gpu.example.com"}))
     assert [c["name"] for c in spec["template"]["resourceClaims"]] == ["user-claim", "managed-device"]
     assert spec["template"]["containers"][0]["resources"]["claims"] == [{"name": "user-claim"}, {"name": "managed-device"}]
 
@@ -177,7 +178,7 @@ def test_inject_keeps_an_existing_managed_device_entry() -> None:
             "containers": [{"name": "main"}],
         }
     }
-    dra.inject(spec, "svc", dra.parse_annotations({CLASS: "gpu"}))
+    dra_claims.inject(spec, "svc", dra_claims.parse_annotations({CLASS: "gpu"}))
     assert spec["template"]["resourceClaims"] == [{"name": "managed-device", "resourceClaimName": "shared"}]
 
 
@@ -185,14 +186,14 @@ def test_inject_uses_child_name_for_long_services() -> None:
     # 02 Sources: every child name is kmeta.ChildName(name, suffix); 60 + 12 bytes > 63
     name = "a" * 60
     spec = {"template": containers("main")}
-    dra.inject(spec, name, dra.parse_annotations({CLASS: "gpu"}))
+    dra_claims.inject(spec, name, dra_claims.parse_annotations({CLASS: "gpu"}))
     rct = spec["template"]["resourceClaims"][0]["resourceClaimTemplateName"]
     assert len(rct) == 63 and rct.endswith("-managed-dra") and rct.startswith("a" * 19)
 
 
 def test_inject_none_is_a_no_op() -> None:
     spec = {"template": containers("main")}
-    dra.inject(spec, "svc", None)
+    dra_claims.inject(spec, "svc", None)
     assert spec == {"template": containers("main")}
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
-from llmc.render import kvcache
-from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.kserve.settings import Settings
+from llmc.kserve.spec import Slot
+from llmc.render import kvcache
+from llmc.render.context import RenderContext, RenderOptions
 
 PVC_SPEC = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "100Gi"}}}
 

@@ -10,9 +10,11 @@ import pytest
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
 from llmc.k8s.names import child_name
-from llmc.render import lora, storage
-from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.kserve.settings import Settings
+from llmc.kserve.spec import Slot
+from llmc.render import lora, storage
+from llmc.render.context import RenderContext, RenderOptions
+from llmc.resolve import lora_adapters
 
 SERVICE = {"metadata": {"name": "svc", "namespace": "ns"}}
 
@@ -25,7 +27,7 @@ def make_ctx(spec: dict[str, Any], pod: dict[str, Any]) -> RenderContext:
     spec = {**spec, "template": pod}
     service = {"metadata": {"name": "svc", "namespace": "ns"}, "spec": spec}
     ctx = RenderContext(service, spec, Settings(), RenderOptions(), Findings("ns/svc"))
-    ctx.lora_adapters = lora.enumerate_adapters(spec, service)
+    ctx.lora_adapters = lora_adapters.enumerate_adapters(spec, service)
     return ctx
 
 
@@ -33,7 +35,7 @@ def make_ctx(spec: dict[str, Any], pod: dict[str, Any]) -> RenderContext:
 
 
 def test_sorted_by_name_with_mount_paths() -> None:
-    adapters = lora.enumerate_adapters(
+    adapters = lora_adapters.enumerate_adapters(
         spec_with([{"name": "b", "uri": "hf://org/b"}, {"name": "a", "uri": "s3://bucket/a"}, {"name": "c", "uri": "pvc://claim/c"}]),
         SERVICE,
     )
@@ -45,22 +47,22 @@ def test_sorted_by_name_with_mount_paths() -> None:
 
 
 def test_no_adapters() -> None:
-    assert lora.enumerate_adapters({"model": {"uri": "hf://a/b"}}, SERVICE) == []
-    assert lora.enumerate_adapters(spec_with([]), SERVICE) == []
+    assert lora_adapters.enumerate_adapters({"model": {"uri": "hf://a/b"}}, SERVICE) == []
+    assert lora_adapters.enumerate_adapters(spec_with([]), SERVICE) == []
 
 
 def test_sanitize_segment() -> None:
     # TestSanitizeLoRAPathSegment, plus the "."/".." rule of sanitizeLoRAPathSegment
-    assert lora.sanitize_segment("k8s-lora") == "k8s-lora"
-    assert lora.sanitize_segment("a/b") == "a-b"
-    assert lora.sanitize_segment("@@@") == "---"
-    assert lora.sanitize_segment("") == "adapter"
-    assert lora.sanitize_segment("..") == "adapter"
-    assert lora.sanitize_segment(".") == "adapter"
+    assert lora_adapters.sanitize_segment("k8s-lora") == "k8s-lora"
+    assert lora_adapters.sanitize_segment("a/b") == "a-b"
+    assert lora_adapters.sanitize_segment("@@@") == "---"
+    assert lora_adapters.sanitize_segment("") == "adapter"
+    assert lora_adapters.sanitize_segment("..") == "adapter"
+    assert lora_adapters.sanitize_segment(".") == "adapter"
 
 
 def test_uri_is_go_normalised() -> None:
-    (adapter,) = lora.enumerate_adapters(spec_with([{"name": "x", "uri": "HF://org/my adapter"}]), SERVICE)
+    (adapter,) = lora_adapters.enumerate_adapters(spec_with([{"name": "x", "uri": "HF://org/my adapter"}]), SERVICE)
     assert adapter["uri"] == "hf://org/my%20adapter"
     assert adapter["scheme"] == "hf://"
 
@@ -75,7 +77,7 @@ def test_uri_is_go_normalised() -> None:
 )
 def test_scheme_errors(uri: str, message: str) -> None:
     with pytest.raises(LlmcError) as err:
-        lora.enumerate_adapters(spec_with([{"name": "x", "uri": uri}]), SERVICE)
+        lora_adapters.enumerate_adapters(spec_with([{"name": "x", "uri": uri}]), SERVICE)
     assert err.value.message.startswith(message)
     assert err.value.location is not None and err.value.location.path == "spec.model.lora.adapters[0].uri"
 
@@ -90,7 +92,7 @@ def test_scheme_errors(uri: str, message: str) -> None:
 def test_storage_initializer_disabled_errors(uri: str, message: str) -> None:
     spec = {**spec_with([{"name": "x", "uri": uri}]), "storageInitializer": {"enabled": False}}
     with pytest.raises(LlmcError) as err:
-        lora.enumerate_adapters(spec, SERVICE)
+        lora_adapters.enumerate_adapters(spec, SERVICE)
     assert err.value.message.startswith(message)
 
 

@@ -7,10 +7,11 @@ import copy
 from typing import Any
 
 from llmc.core.findings import Findings
-from llmc.render import multinode
 from llmc.k8s.capabilities import Capabilities
-from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.kserve.settings import Settings
+from llmc.kserve.spec import Slot
+from llmc.render import multinode
+from llmc.render.context import RenderContext, RenderOptions
 
 SIDECAR = "llm-d-routing-sidecar"
 KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"

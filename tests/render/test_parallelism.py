@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from llmc.core.findings import Findings
+from llmc.kserve.settings import Settings
 from llmc.render import parallelism
 from llmc.render.context import RenderContext, RenderOptions
-from llmc.kserve.settings import Settings
+from llmc.resolve import baseref
 
 
 def make_ctx(spec: dict[str, Any]) -> RenderContext:
@@ -149,12 +150,12 @@ def test_prefill_with_its_own_parallelism_is_quiet() -> None:
 
 def test_parallelism_only_from_a_baseref_is_invisible() -> None:
     merged = {"parallelism": {"tensor": 2}, "prefill": {"parallelism": {"tensor": 1}}}
-    assert parallelism.baseref_invisible_fields({}, merged) == ["parallelism", "prefill.parallelism"]
+    assert baseref.baseref_invisible_fields({}, merged) == ["parallelism", "prefill.parallelism"]
 
 
 def test_kv_cache_only_from_a_baseref_is_invisible() -> None:
     merged = {"kvCacheOffloading": {"cpu": "10Gi"}, "prefill": {"kvCacheOffloading": {"cpu": "5Gi"}}}
-    assert parallelism.baseref_invisible_fields({"prefill": {}}, merged) == [
+    assert baseref.baseref_invisible_fields({"prefill": {}}, merged) == [
         "kvCacheOffloading",
         "prefill.kvCacheOffloading",
     ]
@@ -163,25 +164,25 @@ def test_kv_cache_only_from_a_baseref_is_invisible() -> None:
 def test_keys_added_by_a_baseref_are_reported_one_by_one() -> None:
     own = {"parallelism": {"tensor": 2}}
     merged = {"parallelism": {"tensor": 2, "data": 4, "dataLocal": 2}}
-    assert parallelism.baseref_invisible_fields(own, merged) == ["parallelism.data", "parallelism.dataLocal"]
+    assert baseref.baseref_invisible_fields(own, merged) == ["parallelism.data", "parallelism.dataLocal"]
 
 
 def test_expert_false_in_own_spec_hides_baseref_true() -> None:
     # 01 §1.6: expert is an omitempty bool, so false cannot override a baseRef's true
     own = {"parallelism": {"data": 2, "dataLocal": 1, "expert": False}}
     merged = {"parallelism": {"data": 2, "dataLocal": 1, "expert": True}}
-    assert parallelism.baseref_invisible_fields(own, merged) == ["parallelism.expert"]
+    assert baseref.baseref_invisible_fields(own, merged) == ["parallelism.expert"]
 
 
 def test_own_fields_are_visible() -> None:
     own = {"parallelism": {"tensor": 2}, "kvCacheOffloading": {"cpu": "1Gi"}}
-    assert parallelism.baseref_invisible_fields(own, own) == []
+    assert baseref.baseref_invisible_fields(own, own) == []
 
 
 def test_grace_period_from_a_baseref_is_invisible() -> None:
     # 02 §6 #7: shutdownTimeout uses the own template's TGPS, or 60 (config_merge.go shutdownTimeout)
     merged = {"template": {"terminationGracePeriodSeconds": 120}, "worker": {"terminationGracePeriodSeconds": 30}}
-    assert parallelism.baseref_invisible_fields({}, merged) == [
+    assert baseref.baseref_invisible_fields({}, merged) == [
         "template.terminationGracePeriodSeconds",
         "worker.terminationGracePeriodSeconds",
     ]
@@ -193,9 +194,9 @@ def test_preset_grace_period_of_60_agrees_with_the_default() -> None:
         "template": {"terminationGracePeriodSeconds": 60},
         "prefill": {"template": {"terminationGracePeriodSeconds": 60}},
     }
-    assert parallelism.baseref_invisible_fields({}, merged) == []
+    assert baseref.baseref_invisible_fields({}, merged) == []
 
 
 def test_own_grace_period_is_visible() -> None:
     own = {"prefill": {"worker": {"terminationGracePeriodSeconds": 90}}}
-    assert parallelism.baseref_invisible_fields(own, own) == []
+    assert baseref.baseref_invisible_fields(own, own) == []

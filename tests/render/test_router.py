@@ -19,13 +19,15 @@ import yaml
 from llmc.go import yaml as goyaml
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
-from llmc.render import router, scheduler
+from llmc.render import router
 from llmc.k8s.capabilities import Capabilities
 from llmc.render.context import RenderContext, RenderOptions
 from llmc.kserve.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
 from .hand import HEADER, hand_render
+from llmc.kserve import scheduler_spec
+from llmc.resolve import router_fixups
 
 NS, NAME = "kserve-demo", "qwen2-7b-instruct-dra-minimal"
 MODEL = "Qwen/Qwen2.5-7B-Instruct"
@@ -45,12 +47,12 @@ def preset(upstream: Path, file: str, **kw: Any) -> dict[str, Any]:
 
 def fix_up(spec: dict[str, Any], name: str = NAME, ns: str = NS) -> dict[str, Any]:
     """The controller's post-merge steps that touch the router, in order (01 §2.7)."""
-    router.default_pool_selector(spec, name)
-    router.default_scheduler_service_account(spec, name)
-    router.apply_gateway_refs(spec)
-    router.rewrite_default_backend_refs(spec, name)
-    router.resolve_scheduler_config_ref(spec, ns, "kserve", {})
-    router.default_epp_port(spec)
+    router_fixups.default_pool_selector(spec, name)
+    router_fixups.default_scheduler_service_account(spec, name)
+    router_fixups.apply_gateway_refs(spec)
+    router_fixups.rewrite_default_backend_refs(spec, name)
+    router_fixups.resolve_scheduler_config_ref(spec, ns, "kserve", {})
+    router_fixups.default_epp_port(spec)
     return spec
 
 
@@ -337,8 +339,8 @@ def test_reference_with_the_go_template_engine(upstream: Path) -> None:
     sample = yaml.safe_load((upstream / "kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml").read_text())
     sample["metadata"]["namespace"] = NS
     spec = merge.merge_specs(*raw, sample["spec"])
-    router.default_pool_selector(spec, NAME)
-    router.default_scheduler_service_account(spec, NAME)
+    router_fixups.default_pool_selector(spec, NAME)
+    router_fixups.default_scheduler_service_account(spec, NAME)
     global_config = {"SystemNamespace": "kserve", "IngressGatewayName": "kserve-ingress-gateway", "IngressGatewayNamespace": "kserve",
                      "EnableTLS": False, "ModelBasedRoutingHeaderName": HEADER, "InferencePoolNamespacedName": f"{NS}/{NAME}-inference-pool"}
     spec = templatedata.render_config({"metadata": sample["metadata"], "spec": spec}, sample, global_config)["spec"]
@@ -352,20 +354,20 @@ def test_reference_with_the_go_template_engine(upstream: Path) -> None:
 
 def test_pool_selector_defaulted_only_when_empty() -> None:
     spec = {"router": {"scheduler": {"pool": {"spec": {"selector": {"matchLabels": {}}}}}}}
-    router.default_pool_selector(spec, "svc")
+    router_fixups.default_pool_selector(spec, "svc")
     assert spec["router"]["scheduler"]["pool"]["spec"]["selector"]["matchLabels"] == {
         "app.kubernetes.io/part-of": "llminferenceservice", "app.kubernetes.io/name": "svc", "kserve.io/component": "workload"}
     kept = {"router": {"scheduler": {"pool": {"spec": {"selector": {"matchLabels": {"a": "b"}}}}}}}
-    router.default_pool_selector(kept, "svc")
+    router_fixups.default_pool_selector(kept, "svc")
     assert kept["router"]["scheduler"]["pool"]["spec"]["selector"]["matchLabels"] == {"a": "b"}
 
 
 def test_scheduler_service_account_default() -> None:
     spec = {"router": {"scheduler": {"template": {"containers": []}}}}
-    router.default_scheduler_service_account(spec, "svc")
+    router_fixups.default_scheduler_service_account(spec, "svc")
     assert spec["router"]["scheduler"]["template"]["serviceAccountName"] == "svc-epp-sa"
     no_template = {"router": {"scheduler": {}}}
-    router.default_scheduler_service_account(no_template, "svc")
+    router_fixups.default_scheduler_service_account(no_template, "svc")
     assert no_template == {"router": {"scheduler": {}}}
 
 
@@ -373,7 +375,7 @@ def test_epp_port_default() -> None:
     # 01 §3.6: only for a Service (or kind-less) picker without a port
     for kind, expected in (("Service", {"number": 9002}), ("", {"number": 9002}), ("Other", None)):
         spec = {"router": {"scheduler": {"pool": {"spec": {"endpointPickerRef": {"kind": kind, "port": {"number": 0}}}}}}}
-        router.default_epp_port(spec)
+        router_fixups.default_epp_port(spec)
         got = spec["router"]["scheduler"]["pool"]["spec"]["endpointPickerRef"]["port"]
         assert got == (expected or {"number": 0})
 
@@ -525,7 +527,7 @@ def test_tokenizer_objects_and_wiring(upstream: Path) -> None:
     inline = {"apiVersion": "llm-d.ai/v1alpha1", "kind": "EndpointPickerConfig",
               "plugins": [{"type": "token-producer"}, {"type": "max-score-picker"}]}
     spec = merged(upstream, {"scheduler": {"config": {"inline": inline}}, "route": {}})
-    assert router.tokenizer_enabled(spec)
+    assert scheduler_spec.tokenizer_enabled(spec)
     spec["router"]["scheduler"]["tokenizer"] = preset(upstream, "config-llm-tokenizer.yaml")["router"]["scheduler"]["tokenizer"]
     objs = render(context(spec))
     assert [o["kind"] for o in objs][4:7] == ["Deployment", "Service", "Deployment"]
@@ -556,7 +558,7 @@ def test_tokenizer_plugin_from_configmap_stops_the_scheduler(upstream: Path) -> 
     spec = merged(upstream)
     spec["router"]["scheduler"]["config"] = {"ref": {"name": "epp-config", "key": ""}}
     findings = Findings(f"{NS}/{NAME}")
-    assert router.resolve_scheduler_config_ref(spec, NS, "kserve", {(NS, "epp-config"): cm}, findings) == f"{NS}/epp-config"
+    assert router_fixups.resolve_scheduler_config_ref(spec, NS, "kserve", {(NS, "epp-config"): cm}, findings) == f"{NS}/epp-config"
     assert [f.code for f in findings.items] == ["LLMC204"]
     ctx = context(spec)
     assert [o["kind"] for o in render(ctx)] == ["ServiceAccount", "ClusterRoleBinding", "Role", "RoleBinding"]
@@ -567,7 +569,7 @@ def test_latency_predictor_sidecars_come_from_the_merged_template(upstream: Path
     # 03 §7.6: detection on the inline config; sidecars are pod containers, not Service ports
     inline = {"kind": "EndpointPickerConfig", "plugins": [{"type": "predicted-latency-producer"}]}
     spec = merged(upstream, {"scheduler": {"config": {"inline": inline}}, "route": {}})
-    assert router.latency_predictor_enabled(spec)
+    assert scheduler_spec.latency_predictor_enabled(spec)
     overlay = preset(upstream, "config-llm-scheduler-latency-predictor.yaml")["router"]["scheduler"]["template"]
     template = spec["router"]["scheduler"]["template"]
     template["containers"][0]["env"] += overlay["containers"][0]["env"]  # strategic merge by container name
@@ -624,16 +626,16 @@ def _ref_spec(name: str, key: str = "") -> dict[str, Any]:
 def test_config_ref_from_the_service_namespace() -> None:
     spec = _ref_spec("mine")
     cm = {"metadata": {"name": "mine", "namespace": "ns"}, "data": {"epp": "kind: EndpointPickerConfig\n# kept\n"}}
-    assert router.resolve_scheduler_config_ref(spec, "ns", "kserve", {("ns", "mine"): cm}) == "ns/mine"
+    assert router_fixups.resolve_scheduler_config_ref(spec, "ns", "kserve", {("ns", "mine"): cm}) == "ns/mine"
     config = spec["router"]["scheduler"]["config"]
-    assert "ref" not in config and scheduler.inline_raw(config["inline"]) == "kind: EndpointPickerConfig\n# kept\n"
+    assert "ref" not in config and scheduler_spec.inline_raw(config["inline"]) == "kind: EndpointPickerConfig\n# kept\n"
     assert config["inline"] == {"kind": "EndpointPickerConfig"}  # what the dry-run validation sees
 
 
 def test_config_ref_falls_back_to_the_system_namespace_for_config_scheduler_names() -> None:
     cm = {"metadata": {"name": "config-scheduler-pd", "namespace": "kserve"}, "data": {"cfg": "kind: X\n"}}
     spec = _ref_spec("config-scheduler-pd", "cfg")
-    assert router.resolve_scheduler_config_ref(spec, "ns", "kserve", {("kserve", "config-scheduler-pd"): cm}) == "kserve/config-scheduler-pd"
+    assert router_fixups.resolve_scheduler_config_ref(spec, "ns", "kserve", {("kserve", "config-scheduler-pd"): cm}) == "kserve/config-scheduler-pd"
 
 
 @pytest.mark.parametrize(
@@ -649,7 +651,7 @@ def test_config_ref_falls_back_to_the_system_namespace_for_config_scheduler_name
 def test_config_ref_errors(name: str, configmaps: dict, message: str) -> None:
     # config_merge.go combineBaseRefsConfig error texts
     with pytest.raises(LlmcError) as err:
-        router.resolve_scheduler_config_ref(_ref_spec(name), "ns", "kserve", configmaps)
+        router_fixups.resolve_scheduler_config_ref(_ref_spec(name), "ns", "kserve", configmaps)
     assert err.value.message == message
 
 
@@ -657,7 +659,7 @@ def test_latency_producer_in_configmap_is_reported() -> None:
     # LatencyPredictorConfigRef event (01 §3.8) ⇒ LLMC204
     cm = {"metadata": {"name": "c", "namespace": "ns"}, "data": {"epp": "plugins:\n- type: predicted-latency-producer\n"}}
     findings = Findings("ns/svc")
-    router.resolve_scheduler_config_ref(_ref_spec("c"), "ns", "kserve", {("ns", "c"): cm}, findings)
+    router_fixups.resolve_scheduler_config_ref(_ref_spec("c"), "ns", "kserve", {("ns", "c"): cm}, findings)
     assert [f.code for f in findings.items] == ["LLMC204"] and "predicted-latency-producer" in findings.items[0].message
 
 

@@ -21,6 +21,7 @@ from llmc.kserve.settings import DEFAULT_INGRESS, Settings
 
 from .epp_reference import DEFAULT_EPP_CONFIG
 from .hand import hand_render
+from llmc.kserve import scheduler_spec
 
 NS, NAME = "test-ns", "my-llm"
 
@@ -192,7 +193,7 @@ def test_config_file_in_template_args_suppresses_the_default(upstream: Path) -> 
 def test_resolved_configmap_text_is_passed_verbatim_below_0_7(upstream: Path) -> None:
     # 03 §1.3 item 8: a config.ref value is copied as raw text; no re-serialisation before EPP 0.7
     raw = "# comment\nkind: EndpointPickerConfig\nplugins: [ {type: queue-scorer} ]\n"
-    spec = epp_spec(upstream, config={"inline": scheduler.RawConfig(goyaml.parse_go_yaml(raw), raw)},
+    spec = epp_spec(upstream, config={"inline": scheduler_spec.RawConfig(goyaml.parse_go_yaml(raw), raw)},
                     annotations={"app.kubernetes.io/version": "0.6.0"})
     assert config_text(main_of(scheduler.deployment(make_ctx(spec), None, no_attach))) == raw
 
@@ -402,8 +403,8 @@ schedulingProfiles:
 def test_precise_prefix_scorer_decomposed_from_template_args() -> None:
     # TestSchedulerTransformDecomposesPrecisePrefixCacheFromTemplateArgs (+ tokenizer_test.go URL form)
     spec = {"router": {"scheduler": {"template": {"containers": [{"name": "main", "args": ["--config-text", LEGACY]}]}}}}
-    assert scheduler.scheduler_config_text(spec) == LEGACY
-    assert scheduler.has_plugin(scheduler.scheduler_config_text(spec), "precise-prefix-cache-scorer")
+    assert scheduler_spec.scheduler_config_text(spec) == LEGACY
+    assert scheduler_spec.has_plugin(scheduler_spec.scheduler_config_text(spec), "precise-prefix-cache-scorer")
     url = "http://my-llm-tokenizer.default.svc.cluster.local:8000"
     cfg = goyaml.parse_go_yaml(config_text(transform(LEGACY, "0.10.0", tokenizer_url=url)["containers"][0]))
     assert cfg["apiVersion"] == "llm-d.ai/v1alpha1"
@@ -438,26 +439,26 @@ def test_unused_tokenizer_sidecar_removed_at_0_9() -> None:
 def test_config_text_sources() -> None:
     # tokenizer.go inlineSchedulerConfigBytes: inline first, then --config-text of main; --config-file yields nothing
     inline = {"plugins": [{"type": "token-producer"}]}
-    assert scheduler.scheduler_config_text({"router": {"scheduler": {"config": {"inline": inline}}}}) == '{"plugins":[{"type":"token-producer"}]}'
+    assert scheduler_spec.scheduler_config_text({"router": {"scheduler": {"config": {"inline": inline}}}}) == '{"plugins":[{"type":"token-producer"}]}'
     file_spec = {"router": {"scheduler": {"template": {"containers": [{"name": "main", "args": ["--config-file", "x", "--config-text", "y"]}]}}}}
-    assert scheduler.scheduler_config_text(file_spec) is None
-    assert scheduler.scheduler_config_text({"router": {}}) is None
+    assert scheduler_spec.scheduler_config_text(file_spec) is None
+    assert scheduler_spec.scheduler_config_text({"router": {}}) is None
 
 
 def test_has_plugin_needs_a_plugins_list_of_maps() -> None:
     # scheduler_latency_predictor.go hasPluginType
-    assert scheduler.has_plugin("plugins:\n- type: predicted-latency-producer\n", "predicted-latency-producer")
-    assert not scheduler.has_plugin("plugins: {type: predicted-latency-producer}\n", "predicted-latency-producer")
-    assert not scheduler.has_plugin("- not a map", "x")
-    assert not scheduler.has_plugin("{unclosed", "x")
+    assert scheduler_spec.has_plugin("plugins:\n- type: predicted-latency-producer\n", "predicted-latency-producer")
+    assert not scheduler_spec.has_plugin("plugins: {type: predicted-latency-producer}\n", "predicted-latency-producer")
+    assert not scheduler_spec.has_plugin("- not a map", "x")
+    assert not scheduler_spec.has_plugin("{unclosed", "x")
 
 
 def test_latency_predictor_detection_v020_reads_inline_only() -> None:
     # 01 §2.3: v0.20.0 detection only reads config.inline
     spec = {"router": {"scheduler": {"template": {"containers": [{"name": "main", "args": [
         "--config-text", "plugins:\n- type: predicted-latency-producer\n"]}]}}}}
-    assert scheduler.latency_predictor_enabled(spec)
-    assert not scheduler.latency_predictor_enabled(spec, from_config_text=False)
+    assert scheduler_spec.latency_predictor_enabled(spec)
+    assert not scheduler_spec.latency_predictor_enabled(spec, from_config_text=False)
 
 
 # -- Go YAML and JSON ------------------------------------------------------------------------------

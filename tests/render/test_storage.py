@@ -11,11 +11,13 @@ import pytest
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
-from llmc.go.url import URLError, normalize, quote
 from llmc.core.record import replace
-from llmc.render import lora, storage
-from llmc.render.context import RenderContext, RenderOptions, Slot
+from llmc.go.url import URLError, normalize, quote
 from llmc.kserve.settings import Settings
+from llmc.kserve.spec import Slot, find_container, parse_pvc_uri
+from llmc.render import storage
+from llmc.render.context import RenderContext, RenderOptions
+from llmc.resolve import lora_adapters
 
 INIT = "storage-initializer"
 VOLUME = "kserve-provision-location"
@@ -56,7 +58,7 @@ def make_ctx(
     if storage_settings:
         settings = replace(settings, storage_initializer={**settings.storage_initializer, **storage_settings})
     ctx = RenderContext(service, spec, settings, RenderOptions(), Findings(f"{namespace}/svc"))
-    ctx.lora_adapters = lora.enumerate_adapters(spec, service)
+    ctx.lora_adapters = lora_adapters.enumerate_adapters(spec, service)
     return ctx
 
 
@@ -82,7 +84,7 @@ def run(
 
 
 def container(pod: dict[str, Any], name: str, init: bool = False) -> dict[str, Any]:
-    found = storage.find_container(pod.get("initContainers" if init else "containers"), name)
+    found = find_container(pod.get("initContainers" if init else "containers"), name)
     assert found is not None, name
     return found
 
@@ -317,10 +319,10 @@ def test_pvc_existing_mount_name_is_kept() -> None:
 
 def test_pvc_parse() -> None:
     # ParsePvcURI doc examples in pkg/utils/storage.go
-    assert storage.parse_pvc_uri("pvc://myclaim") == ("myclaim", "")
-    assert storage.parse_pvc_uri("pvc://myclaim/models") == ("myclaim", "models")
-    assert storage.parse_pvc_uri("pvc://myclaim/models/v1") == ("myclaim", "models/v1")
-    assert storage.parse_pvc_uri("s3://bucket/path") == ("s3:", "/bucket/path")
+    assert parse_pvc_uri("pvc://myclaim") == ("myclaim", "")
+    assert parse_pvc_uri("pvc://myclaim/models") == ("myclaim", "models")
+    assert parse_pvc_uri("pvc://myclaim/models/v1") == ("myclaim", "models/v1")
+    assert parse_pvc_uri("s3://bucket/path") == ("s3:", "/bucket/path")
 
 
 def test_local_model_cache_rewrites_to_pvc() -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from llmc.core.findings import Findings
-from llmc.render import tracing
-from llmc.render.context import RenderContext, RenderOptions, Slot
 from llmc.kserve.settings import Settings
+from llmc.kserve.spec import Slot
+from llmc.render import tracing
+from llmc.render.context import RenderContext, RenderOptions
 
 # kserve-config-llm-tracing preset values (reference 02 §3.6)
 PRESET = {
