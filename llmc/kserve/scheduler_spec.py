@@ -44,6 +44,11 @@ def pool_ref_name(spec: dict[str, Any]) -> str | None:
     return (((scheduler(spec) or {}).get("pool") or {}).get("ref") or {}).get("name")
 
 
+def pool_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """`router.scheduler.pool.spec`: the managed InferencePool's spec, if any."""
+    return ((scheduler(spec) or {}).get("pool") or {}).get("spec")
+
+
 def has_pool_ref(spec: dict[str, Any]) -> bool:
     """InferencePoolSpec.HasRef: a pool ref with a non-empty name."""
     return bool(pool_ref_name(spec))

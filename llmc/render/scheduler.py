@@ -23,7 +23,8 @@ from llmc.core.record import record
 from llmc.go.fmt import sprint_json
 from llmc.go.yaml import dump_go_yaml, parse_go_yaml
 from llmc.kserve.scheduler_spec import (
-    INLINE_FLAGS, PRECISE_PREFIX_SCORER, TOKEN_PRODUCER, config_flag, has_pool_ref, inline_raw, scheduler,
+    INLINE_FLAGS, PRECISE_PREFIX_SCORER, TOKEN_PRODUCER, config_flag, has_pool_ref, inline_raw, pool_spec,
+    scheduler,
 )
 from llmc.kserve.spec import MAIN, find_container
 from llmc.render import meta
@@ -164,7 +165,7 @@ def service(ctx: RenderContext) -> dict[str, Any]:
 
 
 def _pool_spec(ctx: RenderContext) -> dict[str, Any]:
-    return copy_json(((scheduler(ctx.spec) or {}).get("pool") or {}).get("spec") or {})
+    return copy_json(pool_spec(ctx.spec) or {})
 
 
 def inference_pool(ctx: RenderContext) -> dict[str, Any]:

@@ -176,7 +176,7 @@ class Resolver:
         names: list[str] = []
         router = spec.get("router")
         scheduler = (router or {}).get("scheduler") if router is not None else None
-        if scheduler is not None and not ((scheduler.get("pool") or {}).get("ref") or {}).get("name"):
+        if scheduler is not None and not scheduler_spec.has_pool_ref(spec):
             names.append("config-llm-scheduler")
         if scheduler is not None and self.behaviour.tokenizer_preset and scheduler_spec.tokenizer_enabled(spec):
             names.append("config-llm-tokenizer")

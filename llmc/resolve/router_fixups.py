@@ -28,17 +28,13 @@ def router_spec(spec: dict[str, Any]) -> dict[str, Any]:
     return spec.get("router") or {}
 
 
-def _pool_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
-    return ((scheduler_spec.scheduler(spec) or {}).get("pool") or {}).get("spec")
-
-
 def http_spec(spec: dict[str, Any]) -> dict[str, Any] | None:
     return ((router_spec(spec).get("route") or {}).get("http") or {}).get("spec")
 
 
 def default_pool_selector(spec: dict[str, Any], name: str) -> None:
     """Before templating: an empty `pool.spec.selector.matchLabels` becomes the workload selector."""
-    pool = _pool_spec(spec)
+    pool = scheduler_spec.pool_spec(spec)
     if pool is None:
         return
     if not (pool.get("selector") or {}).get("matchLabels"):
@@ -169,7 +165,7 @@ def _report_hidden_plugins(findings: Findings, text: str, where: str) -> None:
 
 def default_epp_port(spec: dict[str, Any]) -> None:
     """After templating: `endpointPickerRef.port` defaults to 9002 for a Service (or kind-less) picker."""
-    pool = _pool_spec(spec)
+    pool = scheduler_spec.pool_spec(spec)
     if pool is None:
         return
     ref = pool.get("endpointPickerRef")
