@@ -74,16 +74,3 @@ def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...], heavy: tup
     assert "llmc.cli.main" in modules and ("llmc.cli.render" in modules) == (argv[0] == "render")
     for name in heavy:
         assert name not in modules, f"llmc {' '.join(argv)} imports {name}"
-
-
-def test_pyyaml_reader_regex_is_lazy_and_still_refuses_control_characters() -> None:
-    import yaml
-    import yaml.reader
-
-    import llmc.load.pyyaml  # noqa: F401
-
-    code = "import llmc.load.pyyaml, yaml.reader; print(type(yaml.reader.Reader.NON_PRINTABLE).__name__)"
-    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert shown == "_LazyPattern", "imported through llmc.load.pyyaml, the reader's regex is not compiled at import"
-    with pytest.raises(yaml.YAMLError, match="special characters are not allowed"):
-        yaml.load("a: \x01", Loader=yaml.SafeLoader)

@@ -13,7 +13,9 @@ against the typer command and the parses against click's.
 
 from __future__ import annotations
 
-from llmc.load import pyyaml  # noqa: F401  (first: PyYAML without its import-time regex compile)
+from llmc.core.regexes import install
+
+install()  # first: the imports below compile their regular expressions from llmc.core.regexes' table
 
 import errno
 import gc

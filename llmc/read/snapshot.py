@@ -9,6 +9,9 @@ it only when every file's text is the one it was made from; otherwise, or when
 the snapshot is missing or unreadable, llmc reads and admits the YAML as it
 would any preset file.
 
+`llmc/snapshots/regexes.marshal` holds the regular expressions a render compiles
+(`llmc.core.regexes`), recorded from renders of the shipped examples with each set.
+
 `llmc/snapshots/crd/<schema>.marshal` holds a CRD schema of schemas/crd/ with
 its identical subtrees stored once (the service CRD holds the pod spec schema four
 times): 35 KB that load in a fraction of a millisecond instead of 440 KB of JSON
@@ -90,8 +93,54 @@ def build(set_name: str) -> dict[str, Any]:
     return {"format": FORMAT, "files": [(Path(f).name, sources[f]) for f in files], "configs": entries}
 
 
+# Run in a child: record every pattern compiled while llmc renders argv[1:] (from the first import).
+_RECORDER = """
+import marshal, os, sys
+from re import _compiler
+seen, compile_source, exit_now = set(), _compiler.compile, os._exit
+def compile(p, flags=0):
+    if isinstance(p, (str, bytes)) and not flags & 128:  # re.DEBUG prints, so it is never taken from a table
+        seen.add((p, int(flags)))
+    return compile_source(p, flags)
+compile.table = {}  # seen as installed: llmc.core.regexes.install leaves the recorder in place
+_compiler.compile = compile
+def exit(code):
+    sys.stdout.flush()
+    sys.__stderr__.buffer.write(marshal.dumps(sorted(seen, key=repr)))
+    exit_now(code)
+os._exit = exit
+sys.argv = ["llmc", *sys.argv[1:]]
+from llmc.cli.main import console
+console()
+"""
+
+
+def recorded_patterns(argv: list[str]) -> set[tuple[str | bytes, int]]:
+    """The (pattern, flags) pairs `llmc ARGV` compiles, from the first import on (a child process)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _RECORDER, *argv], capture_output=True, check=True)
+    return set(marshal.loads(proc.stderr))
+
+
+def regex_table() -> tuple:
+    """llmc/snapshots/regexes.marshal's content: the patterns renders of the examples compile, with each set."""
+    from llmc.core.regexes import compiled_arguments, interpreter
+    from llmc.core.resources import data_dir
+    from llmc.read.inputs import builtin_sets
+
+    examples = sorted(data_dir("docs").glob("examples/*.yaml"))
+    patterns: set[tuple[str | bytes, int]] = set()
+    for set_name in builtin_sets():
+        for output in ("yaml", "json"):
+            for example in examples:
+                patterns |= recorded_patterns(["render", "-q", "-f", str(example), "--preset-set", set_name, "-o", output])
+    return interpreter(), {key: compiled_arguments(*key) for key in sorted(patterns, key=repr)}
+
+
 def main() -> None:
-    """Write llmc/snapshots/<set>.marshal for every built-in preset set, and crd/<schema>.marshal."""
+    """Write llmc/snapshots/<set>.marshal for every built-in preset set, crd/<schema>.marshal and regexes.marshal."""
     import json
 
     from llmc.read.inputs import builtin_sets
@@ -107,6 +156,9 @@ def main() -> None:
         path = FOLDER / "crd" / f"{source.stem}.marshal"
         path.write_bytes(marshal.dumps((len(data), zlib.crc32(data), shared(json.loads(data)))))
         print(f"wrote {path}")
+    path = FOLDER / "regexes.marshal"
+    path.write_bytes(marshal.dumps(regex_table()))
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
