@@ -211,11 +211,11 @@ def relocate(err: LlmcError, doc: Document) -> LlmcError:
 def check_kind(doc: Document) -> None:
     """Reject objects llmc does not read, with a hint for the near misses: a kind in the wrong
     version names the versions llmc reads it in; a misspelt kind gets a did-you-mean."""
-    import difflib
-
     key = (doc.api_version, doc.kind)
     if key in KNOWN_INPUT_KINDS:
         return
+    import difflib
+
     versions = sorted(api for api, kind in KNOWN_INPUT_KINDS if kind == doc.kind)
     close = difflib.get_close_matches(str(doc.kind), sorted({k for _, k in KNOWN_INPUT_KINDS}), n=1, cutoff=0.8)
     if versions:
