@@ -48,7 +48,7 @@ def read_table() -> dict[tuple[str | bytes, int], tuple] | None:
     """The table's entries by (pattern, flags), or None when it is missing, unreadable or for another interpreter."""
     try:
         with open(TABLE, "rb") as f:
-            header, entries = marshal.load(f)
+            header, entries = marshal.loads(f.read())  # not marshal.load(f): it reads the file in small pieces
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return entries if header == interpreter() else None
