@@ -5,9 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, strategies as st
 
 from llmc.k8s.quantity import (
-    ERR_FORMAT, ERR_SUFFIX, _canonical, add_quantities, canonical_quantity, parse_quantity, quantity_value,
+    ERR_FORMAT, ERR_SUFFIX, _canonical, _parse_exact, _whole, add_quantities, canonical_quantity, nano_quantity,
+    parse_quantity, quantity_value,
 )
 
 # TestQuantityParse: input -> decQuantity(mantissa, scale): value = mantissa * 10^scale
@@ -172,3 +174,56 @@ def test_tiny_values_round_up_without_huge_powers() -> None:
     assert parse_quantity("1e-99999") == Fraction(1, 10**9)
     with pytest.raises(ValueError):
         parse_quantity("1e99999")  # llmc's documented limit (Go would keep it symbolically)
+
+
+_QUANTITY_TEXT = st.builds(
+    lambda sign, digits, point, suffix: sign + digits + point + suffix,
+    st.sampled_from(["", "", "", "+", "-"]),
+    st.text("0123456789", max_size=22) | st.integers(0, 2**70).map(str),
+    st.sampled_from(["", "", "", ".", ".5", ".000"]),
+    st.sampled_from(["", "i", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "n", "u", "m", "k", "K", "M", "G", "T", "P",
+                     "E", "e3", "E-2", "e", "x"]),
+).filter(bool)
+
+
+@given(_QUANTITY_TEXT)
+def test_whole_numbers_read_in_ints_as_with_fractions(text: str) -> None:
+    """`_whole`, the int-only path, gives `_parse_exact`'s value and format wherever it answers."""
+    whole = _whole(text)
+    try:
+        exact = _parse_exact(text)
+    except ValueError:
+        assert whole is None, text
+        return
+    if whole is not None:
+        assert whole == exact and type(whole[0]) is int, text
+        assert _canonical(*whole) == _canonical(*exact)
+
+
+def test_whole_numbers_take_the_int_path() -> None:
+    assert [_whole(t) for t in ("8", "16Gi", "2k", "0")] == [(8, "DecimalSI"), (16 << 30, "BinarySI"), (2000, "DecimalSI"), (0, "DecimalSI")]
+    assert [_whole(t) for t in ("500m", "1.5", "-1", "1e3", "Ki", "1Zi")] == [None] * 6
+
+
+@given(_QUANTITY_TEXT | st.builds(str.__add__, st.text("0123456789", max_size=20), st.sampled_from(["m", "u", "n"])))
+def test_canonical_text_of_whole_subunits_as_with_fractions(text: str) -> None:
+    """canonical_quantity's int path for "<digits>m|u|n" gives the exact path's text (and errors alike)."""
+    try:
+        exact = _canonical(*_parse_exact(text))
+    except ValueError:
+        with pytest.raises(ValueError):
+            canonical_quantity(text)
+        return
+    assert canonical_quantity(text) == exact, text
+
+
+@given(_QUANTITY_TEXT | st.builds(str.__add__, st.text("0123456789", max_size=20), st.sampled_from(["m", "u", "n"])))
+def test_nano_quantity_is_the_exact_value_in_nano_units(text: str) -> None:
+    try:
+        exact = _parse_exact(text)[0]
+    except ValueError:
+        with pytest.raises(ValueError):
+            nano_quantity(text)
+        return
+    nano = nano_quantity(text)
+    assert type(nano) is int and nano == exact * 10**9, text

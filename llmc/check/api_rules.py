@@ -510,14 +510,14 @@ def resource_errors(resources: Any, path: Path) -> Iterator[tuple[Path, str]]:
     """`ValidateContainerResourceRequirements`: no negative quantity, and no request above its limit."""
     if not isinstance(resources, dict):
         return
-    from llmc.k8s.quantity import canonical_quantity, parse_quantity
+    from llmc.k8s.quantity import canonical_quantity, nano_quantity
 
     parsed: dict[str, dict[str, Any]] = {}
     for part in ("limits", "requests"):
         values = resources.get(part)
         for key, value in (values.items() if isinstance(values, dict) else ()):
             try:
-                quantity = parse_quantity(str(value))
+                quantity = nano_quantity(str(value))
             except (ValueError, TypeError):
                 continue  # the schema check reports a quantity that does not parse
             if quantity < 0:
