@@ -11,13 +11,14 @@ Imported on every `llmc render`: no typer, no other llmc module.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from llmc.core.record import record
 
 MAX_OUTPUT_BYTES = 64 * 1024 * 1024  # the whole stream's budget (docs/budgets.md)
 DEFAULT_SET = "kserve-master"  # llmc.resolve.presets.DEFAULT_SET, checked by tests/test_options.py
 
 
-class Option(NamedTuple):
+@record(frozen=True)
+class Option:
     """One option: its `run` parameter, flags, kind ("str", "list", "flag", "int" or a tuple of
     choices), default, help, and `key`, its name in LLMRender/KRM/Argo CD (None: command line only)."""
 

@@ -7,7 +7,6 @@ so the user sees them all at once and stdout stays empty.
 from __future__ import annotations
 
 import marshal
-from typing import Any
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.core.findings import Finding
@@ -17,6 +16,10 @@ from llmc.core.record import field, record, replace
 from llmc.render.context import RenderOptions
 from llmc.resolve.resolver import Behaviour, Resolved, Resolver
 from llmc.kserve.settings import Settings
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVICE_KIND = "LLMInferenceService"
 CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})

@@ -21,18 +21,20 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Any
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Finding
 from llmc.k8s.install_order import sort_objects
 from llmc.core.record import field, record
 
-if TYPE_CHECKING:  # the driver passes its `render_pending` in; importing it here would be a cycle
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:  # and the driver passes its `render_pending` in: importing it here would be a cycle
+    from typing import Any
+
     from llmc.pipeline import Admission, PendingService, ServiceOutput
 
-Emit = Callable[[list[dict[str, Any]]], Any]
-Render = Callable[["Admission", "PendingService"], "tuple[ServiceOutput | None, list[LlmcError]]"]
+    Emit = Callable[[list[dict[str, Any]]], Any]
+    Render = Callable[[Admission, PendingService], tuple[ServiceOutput | None, list[LlmcError]]]
 
 BATCH = 8  # services per worker task: small enough to balance, large enough to amortize the round trip
 IN_FLIGHT = 4  # batches per worker submitted ahead of the one being written

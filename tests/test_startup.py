@@ -66,8 +66,9 @@ HEAVY = ("pydantic", "jsonschema", "ruamel.yaml", "rich", "multiprocessing")
 
 @pytest.mark.parametrize("argv,heavy", [
     (("version",), HEAVY),
-    # a plain render command line runs without typer (llmc.cli.main), and llmc's records without dataclasses
-    (("render", "-f", str(EXAMPLE)), (*HEAVY, "typer", "dataclasses", "inspect", "hashlib", "tempfile")),
+    # a plain render command line runs without typer (llmc.cli.main), llmc's records without dataclasses, annotations
+    # without typing (docs/architecture.md), whole quantities without fractions (llmc.k8s.quantity)
+    (("render", "-f", str(EXAMPLE)), (*HEAVY, "typer", "dataclasses", "inspect", "hashlib", "tempfile", "typing", "fractions")),
 ], ids=["version", "render"])
 def test_fast_commands_import_no_heavy_library(argv: tuple[str, ...], heavy: tuple[str, ...]) -> None:
     modules = _imported(*argv)

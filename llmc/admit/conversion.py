@@ -9,10 +9,13 @@ which is the GIE v1alpha2 shape (`selector` map, `targetPortNumber`,
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.jsoncopy import copy_json
 from llmc.go.json import marshal as go_json
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 V1ALPHA1 = "serving.kserve.io/v1alpha1"
 V1ALPHA2 = "serving.kserve.io/v1alpha2"

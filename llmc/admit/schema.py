@@ -28,7 +28,6 @@ from __future__ import annotations
 import marshal
 import re
 from functools import cache
-from typing import Any, Callable, Iterator
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.core.jsoncopy import copy_json
@@ -38,6 +37,10 @@ from llmc.go.strconv import quote as go_quote
 from llmc.load.documents import Document, Path
 from llmc.core.record import record
 from llmc.core.resources import data_dir
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
 
 # --------------------------------------------------------------------------- Go formatting
 
@@ -699,7 +702,8 @@ def validate(doc: Document) -> None:
 # Each check gets the value the rule is attached to and returns True (holds),
 # False (violated) or None (CEL would stop with an error on a missing field).
 
-Check = Callable[[Any], bool | None]
+if TYPE_CHECKING:
+    Check = Callable[[Any], bool | None]
 
 
 def _all(*parts: bool | None) -> bool | None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
 
 from llmc.core.errors import ErrorList, LlmcError, Location
 from llmc.load.documents import Document, Path, format_path
@@ -31,6 +30,10 @@ from llmc.go.strconv import quote as go_quote
 from llmc.admit.schema import (
     FieldError, GoJSON, dns1123_label_errors, dns1123_subdomain_errors, forbidden, invalid, regex_error, required,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 GROUP = "serving.kserve.io"
 ROUTING_GROUP_LABEL = "serving.kserve.io/routing-group"

@@ -47,7 +47,6 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path as FsPath
-from typing import TYPE_CHECKING, Any
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.load.documents import Path, format_path
@@ -57,7 +56,9 @@ from llmc.admit.schema import (
     label_and_annotation_errors, regex_error, rule_check,
 )
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:  # jsonschema is imported when schemas are used: `render` without them stays fast
+    from typing import Any
     import jsonschema
     from referencing import Registry
 

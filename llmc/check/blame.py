@@ -11,9 +11,12 @@ service's name, the object that selected that preset.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from llmc.load.documents import Path
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # pod template paths of the rendered workloads, each with the service's pod spec it comes from
 _POD_PATHS: tuple[tuple[str, Path, str], ...] = (

@@ -12,10 +12,13 @@ a service too (an llmc output kept next to the services), is refused the same wa
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.check.references import identity
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 Identity = tuple[str, str, str, str]  # group, kind, namespace ("" when cluster-scoped), name
 

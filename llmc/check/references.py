@@ -23,10 +23,13 @@ Pure: objects in, lists out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from llmc.k8s.names import child_name
 from llmc.core.record import record
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 CORE = ""
 RBAC = "rbac.authorization.k8s.io"

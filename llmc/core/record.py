@@ -25,7 +25,10 @@ from __future__ import annotations
 import builtins
 import operator
 import types
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 _FACTORY: Any = type("FACTORY", (), {"__repr__": lambda self: "<factory>"})()

@@ -7,7 +7,10 @@ import marshal
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # llmc/
 SNAPSHOTS = _PACKAGE / "snapshots"

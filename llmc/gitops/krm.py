@@ -21,13 +21,14 @@ and the environment.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.options import BY_KEY, RENDER
 from llmc.core.record import record
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:  # kept out of `llmc`'s start-up: the CLI imports this module for every command
+    from typing import Any
     from llmc.core.findings import Finding
     from llmc.load.documents import Document
 

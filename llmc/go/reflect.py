@@ -14,9 +14,12 @@ or None (zero struct); `slice` a list or None (nil); `map` a dict or None (nil);
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from llmc.core.record import field, record
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 INT_KINDS = frozenset({"int", "int8", "int16", "int32", "int64"})
 UINT_KINDS = frozenset({"uint", "uint8", "uint16", "uint32", "uint64", "uintptr"})

@@ -15,12 +15,15 @@ import functools
 import math
 import re
 import unicodedata
-from typing import Any, Callable
 
 import yaml
 
 from llmc.core.jsoncopy import copy_json
 from llmc.go.strconv import format_float, parse_int, parse_uint
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 _STR, _BOOL, _NULL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "null", "int", "float"))
 _MERGE = "tag:yaml.org,2002:merge"

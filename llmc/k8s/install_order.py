@@ -38,9 +38,13 @@ input order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar
 
-Obj = TypeVar("Obj", bound=Mapping[str, Any])
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+if TYPE_CHECKING:
+    Obj = TypeVar("Obj", bound=Mapping[str, Any])
 
 INSTALL_ORDER: tuple[str, ...] = (
     "PriorityClass",

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 from math import ceil
-from typing import TYPE_CHECKING
 
 from llmc.go.json import format_float64
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
     from fractions import Fraction
 

@@ -37,11 +37,14 @@ from __future__ import annotations
 
 import math
 from functools import cache, lru_cache
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.jsoncopy import copy_json
 from llmc.core.record import field, record
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 KINDS = frozenset(
     {"struct", "pointer", "slice", "map", "string", "int", "uint", "float", "bool",

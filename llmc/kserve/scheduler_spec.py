@@ -7,11 +7,14 @@ resolver reads these before templating and after; the router's render steps read
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from llmc.go.json import marshal as go_json
 from llmc.go.yaml import parse_go_yaml
 from llmc.kserve.spec import MAIN, find_container
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 EPP_PORT = 9002

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.record import field, record, replace
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_INGRESS: dict[str, Any] = {
     "enableGatewayApi": False,

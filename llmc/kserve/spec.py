@@ -7,11 +7,14 @@ labels and the model URI as Go reads it live here so both can import them downwa
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.record import record
 from llmc.go.url import URLError, normalize
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 PART_OF = "llminferenceservice"

@@ -39,7 +39,6 @@ import math
 import re
 from functools import lru_cache
 from sys import intern
-from typing import Any, Callable, Iterator
 
 import yaml
 from yaml.events import (
@@ -56,6 +55,10 @@ from llmc.go.strconv import format_float
 from llmc.go.yaml import YAML_FLOAT, resolve_int
 from llmc.kserve.isvc_kinds import INPUT_KINDS as ISVC_INPUT_KINDS
 from llmc.core.record import field, record
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
 
 try:  # libyaml is part of the PyYAML wheels; fall back to the pure parser without it
     from yaml import CSafeLoader as _Loader

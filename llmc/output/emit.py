@@ -82,10 +82,13 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from yaml import CSafeDumper
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 TOP_KEYS = ("apiVersion", "kind", "metadata", "spec", "data", "stringData", "type")
 METADATA_KEYS = ("name", "generateName", "namespace", "labels", "annotations", "ownerReferences", "finalizers")

@@ -29,11 +29,14 @@ from __future__ import annotations
 import marshal
 import zlib
 from pathlib import Path
-from typing import Any
 
 from llmc.core.resources import SNAPSHOTS, shared
 from llmc.load.documents import Document
 from llmc.resolve.presets import StoredConfig
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 FOLDER = SNAPSHOTS

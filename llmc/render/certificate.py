@@ -12,11 +12,14 @@ exist only at run time; the certificate carries the loopback address the control
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.kserve import scheduler_spec
 from llmc.render import meta, tokenizer
 from llmc.render.context import RenderContext
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 API = "cert-manager.io/v1"
 SECRET_SUFFIX = "-kserve-self-signed-certs"

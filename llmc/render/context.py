@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.findings import Findings
 from llmc.core.record import field, record
 from llmc.k8s.capabilities import Capabilities
 from llmc.k8s.names import child_name
 from llmc.kserve.settings import Settings
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

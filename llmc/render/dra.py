@@ -8,7 +8,6 @@ key switches the feature on. One request (`device`) serves every pod of the serv
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.kserve.annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
@@ -16,6 +15,10 @@ from llmc.render.context import RenderContext
 from llmc.resolve.dra_claims import (
     CLAIM, DRAConfig, REQUEST, claim_pods, claim_target, parse_annotations, template_name,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def device_request(config: DRAConfig, api_version: str) -> dict[str, Any]:

@@ -11,13 +11,16 @@ pods `spec.prefill.kvCacheOffloading`.
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.k8s.quantity import add_quantities, canonical_quantity
 from llmc.kserve.spec import MAIN, Slot, find_container
 from llmc.render.context import RenderContext
 from llmc.render.mounts import ensure_dict, ensure_list
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

@@ -9,7 +9,6 @@ flags are put *before* the user's `main.args`, unless the workload already passe
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.go.json import marshal as go_json
@@ -17,6 +16,10 @@ from llmc.k8s.names import child_name
 from llmc.kserve.spec import MAIN, PVC, find_container, parse_pvc_uri
 from llmc.render.context import RenderContext
 from llmc.render.mounts import add_model_mount
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def attach(ctx: RenderContext, pod: dict[str, Any], where: str) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.kserve.spec import NAME, PART_OF, PART_OF_KEY
 from llmc.render.context import RenderContext
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 COMPONENT = "app.kubernetes.io/component"
 ROLE = "llm-d.ai/role"

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.kserve.spec import find_container
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def add_model_mount(

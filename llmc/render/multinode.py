@@ -7,13 +7,17 @@ main SA, main Role, main RoleBinding, prefill SA, main LWS, prefill LWS.
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from llmc.kserve.spec import KSERVE_COMPONENT, NAME, PART_OF, PART_OF_KEY, Slot
 from llmc.render import meta
 from llmc.render.context import RenderContext
 from llmc.render.parallelism import is_data_parallel, lws_size
-from llmc.render.workload import PreparePod, add_inference_pool_env, has_routing_sidecar, sidecar_role
+from llmc.render.workload import add_inference_pool_env, has_routing_sidecar, sidecar_role
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
+    from llmc.render.workload import PreparePod
 
 API_VERSION = "leaderworkerset.x-k8s.io/v1"
 

@@ -7,9 +7,12 @@ flag comes from the preset templates, which see the service's *own* spec.
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.render.context import RenderContext
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Fields the single-node presets never render (only `tensor` reaches vLLM there).
 _SINGLE_NODE_IGNORED = ("data", "dataLocal", "dataRPCPort", "expert")

@@ -16,7 +16,6 @@ the user supplied; without it llmc assumes the referenced objects exist.
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from llmc.core.errors import LlmcError
@@ -26,9 +25,14 @@ from llmc.kserve import scheduler_spec
 from llmc.kserve.scheduler_spec import tokenizer_enabled
 from llmc.render import meta, scheduler, tokenizer
 from llmc.render.context import RenderContext
-from llmc.render.scheduler import AttachModel
 from llmc.render.tokenizer import CLUSTER_DOMAIN
 from llmc.resolve.router_fixups import GATEWAY_GROUP, Key, backend_refs, http_spec, is_default_backend_ref, router_spec
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
+
+    from llmc.render.scheduler import AttachModel
 
 __all__ = [
     "Cluster",

@@ -8,13 +8,16 @@ and scale on `wva_desired_replicas`. No VariantAutoscaling object is created.
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.jsoncopy import copy_json
 from llmc.core.record import record
 from llmc.render import meta
 from llmc.render.context import RenderContext
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 KEDA_API = "keda.sh/v1alpha1"
 # Finding code for "KEDA API is absent".

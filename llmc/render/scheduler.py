@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
 
 from llmc.core.errors import LlmcError
 from llmc.core.jsoncopy import copy_json
@@ -30,6 +29,10 @@ from llmc.kserve.spec import MAIN, find_container
 from llmc.render import meta
 from llmc.render.context import RenderContext
 from llmc.render.tracing import add_otel_env, has_arg
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 TOKENIZER_SIDECAR = "tokenizer"
 TOKENIZER_MODEL_PATH = "/mnt/models/base"
@@ -49,9 +52,10 @@ METRICS_EXTRACTOR = "model-server-protocol-metrics"
 METRICS_EXTRACTOR_V08 = "core-metrics-extractor"
 METRICS_DATA_SOURCE = "metrics-data-source"
 
-AttachModel = Callable[[RenderContext, dict[str, Any], str, str, str], None]
-"""attachModelArtifacts(pod, container, modelPath) without LoRA (the tokenizer's model files);
-the last argument is the pod's field path, for errors."""
+if TYPE_CHECKING:
+    AttachModel = Callable[[RenderContext, dict[str, Any], str, str, str], None]
+    """attachModelArtifacts(pod, container, modelPath) without LoRA (the tokenizer's model files);
+    the last argument is the pod's field path, for errors."""
 
 
 # -- where the config text lives ---------------------------------------------------------------
@@ -352,7 +356,8 @@ def default_config_text(spec: dict[str, Any]) -> str:
 
 # -- EndpointPickerConfig: version-gated migrations (schedulerTransform) --------------------------
 
-Step = Callable[[dict[str, Any]], None]
+if TYPE_CHECKING:
+    Step = Callable[[dict[str, Any]], None]
 
 _METRIC_FLAGS = {
     "total-queued-requests-metric": "queuedRequestsSpec",

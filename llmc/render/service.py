@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from llmc.core.jsoncopy import copy_json
 from llmc.kserve.spec import Slot
 from llmc.render import dra, meta, workload
 from llmc.render.context import RenderContext
 
-PodStep = Callable[[RenderContext, dict[str, Any]], None]
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+if TYPE_CHECKING:
+    PodStep = Callable[[RenderContext, dict[str, Any]], None]
 
 
 def prepare_pod(ctx: RenderContext, slot: Slot, before: PodStep | None = None) -> dict[str, Any]:

@@ -21,7 +21,6 @@ ServiceAccount is readable and carries no annotations and no `secrets:`:
 from __future__ import annotations
 
 import posixpath
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.jsoncopy import copy_json
@@ -37,6 +36,10 @@ from llmc.render import lora as lora_step
 from llmc.render.context import RenderContext
 from llmc.render.mounts import add_model_mount, add_mount, ensure_dict, ensure_list
 from llmc.resolve.merge import merge_sorted
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 MODEL_PATH = "/mnt/models"
 INIT_NAME = "storage-initializer"

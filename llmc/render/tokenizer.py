@@ -7,13 +7,17 @@ never with an external pool (`scheduler.pool.ref`). The EPP reaches it at `token
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.jsoncopy import copy_json
 from llmc.kserve.scheduler_spec import has_pool_ref, scheduler, tokenizer_enabled
 from llmc.render import meta
 from llmc.render.context import RenderContext
-from llmc.render.scheduler import AttachModel, TOKENIZER_MODEL_PATH
+from llmc.render.scheduler import TOKENIZER_MODEL_PATH
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+    from llmc.render.scheduler import AttachModel
 
 COMPONENT = "tokenizer"
 PORT = 8000

@@ -8,11 +8,14 @@ env entries are appended only for names the container does not set, so user valu
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.kserve.spec import MAIN, Slot, find_container
 from llmc.render.context import RenderContext
 from llmc.render.mounts import ensure_list
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def apply(ctx: RenderContext, pod: dict[str, Any], slot: Slot) -> None:

@@ -3,20 +3,24 @@ and the ServiceAccount/Role/RoleBinding the routing sidecar needs (llmisvc/workl
 
 from __future__ import annotations
 
-from typing import Any, Protocol
 
 from llmc.kserve import scheduler_spec
 from llmc.kserve.spec import KSERVE_COMPONENT, Slot, workload_selector
 from llmc.render import meta
 from llmc.render.context import RenderContext
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
 ROUTING_SIDECAR = "llm-d-routing-sidecar"
 
 
-class PreparePod(Protocol):
-    """The shared pod pipeline (llmc.render.service.prepare_pod): a finished pod spec for one slot."""
+if TYPE_CHECKING:
+    class PreparePod(Protocol):
+        """The shared pod pipeline (llmc.render.service.prepare_pod): a finished pod spec for one slot."""
 
-    def __call__(self, ctx: RenderContext, slot: Slot, before: Any = None) -> dict[str, Any]: ...
+        def __call__(self, ctx: RenderContext, slot: Slot, before: Any = None) -> dict[str, Any]: ...
 
 
 def has_routing_sidecar(pod: dict[str, Any] | None) -> bool:

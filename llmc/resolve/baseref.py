@@ -6,7 +6,10 @@ module lists where the two differ in ways that change the output.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 
 # What the preset templates read from `.Spec` besides the model name (the shipped presets under config/llmisvcconfig).

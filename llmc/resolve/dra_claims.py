@@ -8,7 +8,6 @@ switches the feature on. The ResourceClaimTemplate itself is rendered by `llmc.r
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.record import record
@@ -19,6 +18,10 @@ from llmc.kserve.annotations import DRA_CONTAINER_NAME as CONTAINER_NAME
 from llmc.kserve.annotations import DRA_DEVICE_CLASS as DEVICE_CLASS
 from llmc.kserve.annotations import DRA_DEVICE_COUNT as DEVICE_COUNT
 from llmc.kserve.spec import slots
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 CLAIM = "managed-device"

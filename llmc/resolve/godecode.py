@@ -31,9 +31,12 @@ drops them.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from llmc.kserve.gotypes import GoType
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Pairs(list):

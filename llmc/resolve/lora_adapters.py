@@ -8,11 +8,14 @@ mounts the adapters and passes the vLLM flags is `llmc.render.lora`.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from llmc.core.errors import LlmcError, Location
 from llmc.go.url import quote
 from llmc.kserve.spec import HF, OCI, PVC, S3, go_uri, storage_initializer_disabled
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 ROOT = "/mnt/lora"

@@ -24,12 +24,15 @@ and reuse projected presets (pass `projected=True` to skip re-projecting them).
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from llmc.core.errors import LlmcError
 from llmc.kserve.gotypes import SET_DEFAULTS_PATHS, GoType, is_empty, project, spec_type, zero_json
 from llmc.core.jsoncopy import copy_json
 from llmc.go.fmt import sprint_json
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 class _PatchError(Exception):

@@ -7,12 +7,13 @@ namespace (`getConfig`, llmisvc/config_merge.go), so a user can shadow any prese
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.record import record
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
+    from typing import Any, Iterable
     from llmc.load.documents import Document
 
 DEFAULT_SET = "kserve-master"

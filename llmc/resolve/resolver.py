@@ -9,7 +9,6 @@ validation of the merged result.
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.core.findings import Findings
@@ -20,6 +19,10 @@ from llmc.kserve.settings import Settings
 from llmc.load.documents import Path
 from llmc.resolve import baseref, dra_claims, lora_adapters, router_fixups
 from llmc.resolve.presets import ConfigStore, PREFIX, StoredConfig
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

@@ -9,7 +9,6 @@ The render steps read the spec only after these have run.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
@@ -18,6 +17,10 @@ from llmc.k8s.names import child_name
 from llmc.kserve import scheduler_spec
 from llmc.kserve.scheduler_spec import RawConfig, has_plugin
 from llmc.kserve.spec import workload_selector
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 
 GATEWAY_GROUP = "gateway.networking.k8s.io"

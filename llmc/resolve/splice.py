@@ -10,9 +10,12 @@ start script, where shell metacharacters are interpreted by the shell.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from llmc.core.findings import Findings
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # a bare field chain such as {{ .Spec.Model.Name }} or {{- .ObjectMeta.Namespace -}}
 _BARE_CHAIN = re.compile(r"\{\{-?\s*((?:\.[A-Za-z_]\w*)+)\s*-?\}\}")

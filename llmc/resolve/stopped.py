@@ -11,11 +11,14 @@ is started again.
 
 from __future__ import annotations
 
-from typing import Any
 
 from llmc.core.errors import LlmcError
 from llmc.core.findings import Findings
 from llmc.resolve.resolver import Resolved
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 STOP_ANNOTATION = "serving.kserve.io/stop"
 

@@ -8,12 +8,15 @@ assertions do (`*v1.PodSpec`, `*v1alpha2.KVCacheOffloadingSpec`).
 
 from __future__ import annotations
 
-from typing import Callable
 
 from llmc.go.json import marshal
 from llmc.k8s.names import child_name
 from llmc.go.template.funcs import Func
 from llmc.go.reflect import ANY, INT64, STRING, Value, find_field, field_by_path, indirect_interface, length, index_elem
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Callable
 
 POD_SPEC_PTR = "*v1.PodSpec"
 KV_SPEC_PTR = "*v1alpha2.KVCacheOffloadingSpec"

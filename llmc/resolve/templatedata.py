@@ -24,7 +24,6 @@ from marshal import dumps as marshal_dumps
 import re
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any
 
 from llmc.core.errors import LlmcError
 from llmc.go.template.template import Limits, Template, TemplateExecError, TemplateParseError
@@ -47,6 +46,10 @@ from llmc.core.jsoncopy import copy_json
 from llmc.go.url import parse as parse_url
 from llmc.k8s.quantity import canonical_quantity, quantity_value
 from llmc.core.record import replace
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # -- type table -------------------------------------------------------------------
 

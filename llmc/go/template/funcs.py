@@ -9,7 +9,6 @@ and raise `FuncError` where the Go function returns an error.
 
 from __future__ import annotations
 
-from typing import Callable
 
 from llmc.core.record import record
 from llmc.go import fmt as gofmt
@@ -17,6 +16,10 @@ from llmc.go.reflect import (
     ANY, BOOL, COMPLEX_KINDS, FLOAT_KINDS, INT, INT_KINDS, STRING, UINT_KINDS, GoType, Value, indirect,
     indirect_interface, index_elem, is_nil, length, map_get, struct_field, zero,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 class FuncError(Exception):

@@ -7,7 +7,6 @@ and its error texts (`template: NAME:LINE: unexpected ...`).
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from llmc.core.errors import LlmcError
 from llmc.core.record import field, record
@@ -19,6 +18,10 @@ from llmc.go.template.nodes import (
     ElseNode, EndNode, FieldNode, IdentifierNode, ListNode, NilNode, Node, NumberNode, PipeNode, StringNode,
     TemplateNode, TextNode, VariableNode, is_empty_tree,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Iterable
 
 MAX_PAREN_DEPTH = 10000
 

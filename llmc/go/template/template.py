@@ -9,13 +9,16 @@ both are `llmc.core.errors.LlmcError` whose `message` is exactly Go's error text
 
 from __future__ import annotations
 
-from typing import Mapping
 
 from llmc.core.record import record
 from llmc.go.template.exec import Limits, TemplateExecError, execute
 from llmc.go.template.funcs import BUILTINS, Func
 from llmc.go.template.parse import TemplateParseError, Tree, parse_templates
 from llmc.go.reflect import Value
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Mapping
 
 MISSINGKEY_MODES = ("default", "invalid", "zero", "error")
 
