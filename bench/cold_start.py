@@ -11,7 +11,8 @@ Each round runs, in rotating order, and measures wall and CPU (user+system, the 
 - python bench/floor.py llmc-output.yaml        the Python floor: interpreter + PyYAML + C load/dump
 - python -c pass                                interpreter start
 
-Prints the machine, its load, the medians and min-max, and each median's ratio to kustomize.
+Prints the machine, its load, the medians and min-max, each median's ratio to kustomize, and the
+median and range of the per-round (paired) ratios.
 Targets (issue 18): llmc render <= 1.2x kubectl kustomize, CPU and wall.
 """
 
@@ -77,8 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     for name in (n for n in names if n.startswith("llmc")):
         print(f"{name} / kubectl kustomize: wall {statistics.median(wall[name]) / base_wall:.2f}, "
               f"CPU {statistics.median(cpu[name]) / base_cpu:.2f} (target <= {TARGET}); "
+              f"paired per round: wall {_paired(wall[name], wall['kubectl kustomize'])}, "
+              f"CPU {_paired(cpu[name], cpu['kubectl kustomize'])}; "
               f"/ python floor: wall {statistics.median(wall[name]) / statistics.median(wall['python floor']):.2f}")
     return 0
+
+
+def _paired(ours: list[float], theirs: list[float]) -> str:
+    """Median and range of the per-round ratios (each round runs both, so a disturbance hits both)."""
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 if __name__ == "__main__":
