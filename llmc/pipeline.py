@@ -19,6 +19,7 @@ from llmc.kserve.settings import Settings
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 SERVICE_KIND = "LLMInferenceService"
@@ -211,8 +212,9 @@ class PendingService:
 
     order: int  # its place among the request's services: errors are reported in input order
     key: str  # "namespace/name": the output order
-    doc: Document
+    doc: Document  # for errors' positions; its object handed over (`Document.hand_over`)
     packed: bytes  # the admitted object, marshalled: a fraction of its size as Python objects
+    written: bytes  # the object as the user wrote it, marshalled: check errors are placed in it
 
     def obj(self) -> dict[str, Any]:
         return marshal.loads(self.packed)
@@ -290,7 +292,8 @@ def admit_request(request: Request) -> Admission:
             continue
         if obj["kind"] == SERVICE_KIND:
             meta = obj["metadata"]
-            services.append(PendingService(len(services), f"{meta['namespace']}/{meta['name']}", doc, marshal.dumps(obj)))
+            services.append(PendingService(len(services), f"{meta['namespace']}/{meta['name']}", doc, marshal.dumps(obj),
+                                           doc.hand_over()))
         elif obj["kind"] == CONFIG_KIND:
             configs.append(_stored(obj, doc))
         elif obj["kind"] == "ConfigMap":
@@ -316,7 +319,8 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
     doc = pending.doc
     try:
         resolved = admission.resolver.resolve(pending.obj(), doc.locate)
-        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster, doc.obj)), []
+        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster,
+                                               lambda: marshal.loads(pending.written))), []
     except ErrorList as errs:
         failures = errs.errors
     except LlmcError as err:
@@ -371,8 +375,10 @@ def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
     return errors
 
 
-def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The service's objects, checked; `source`: the service as the user wrote it, where errors are placed."""
+def _render(resolved: Resolved, request: Request, cluster=None,
+            source: Callable[[], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The service's objects, checked; `source()`: the service as the user wrote it, where errors are placed
+    (read only for an error)."""
     from llmc.render.context import RenderContext
     from llmc.render.service import render_service
 
@@ -391,7 +397,10 @@ def _render(resolved: Resolved, request: Request, cluster=None, source: dict[str
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
     from llmc.check.blame import placer
 
-    check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
+    def place(obj, path):
+        return placer(source())(obj, path)
+
+    check(objects, request.options.schema_version, place=place if source is not None else None)
     _check_references(ctx, objects)
     return objects
 
