@@ -38,6 +38,7 @@ import json
 import math
 import re
 from functools import lru_cache
+from types import MappingProxyType
 from sys import intern
 
 import yaml
@@ -58,7 +59,7 @@ from llmc.core.record import field, record
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterator
+    from typing import Any, Callable, Iterator, Mapping
 
 try:  # libyaml is part of the PyYAML wheels; fall back to the pure parser without it
     from yaml import CSafeLoader as _Loader
@@ -179,6 +180,10 @@ def _metadata(obj: dict[str, Any]) -> dict[str, Any]:
     meta = obj.get("metadata")
     return meta if isinstance(meta, dict) else {}
 
+
+# The position tables of a document that keeps its text instead: one empty table for all of them
+# (a batch holds every service's document; nothing writes into a document's tables).
+_UNREAD: Mapping[Path, tuple[int, int]] = MappingProxyType({})
 
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
@@ -583,7 +588,7 @@ def load_text(text: str, file: str = "<input>", *, keep_positions: bool = True) 
     docs = _load_text(text, file)
     if not keep_positions:
         for doc in docs:
-            doc.positions, doc.key_positions, doc.source = {}, {}, text
+            doc.positions, doc.key_positions, doc.source = _UNREAD, _UNREAD, text
     return docs
 
 
