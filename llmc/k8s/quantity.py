@@ -126,6 +126,14 @@ def _whole(text: str) -> tuple[int, str] | None:
     return None
 
 
+def _subunit(text: str) -> tuple[int, int] | None:
+    """(amount, exponent) of a whole number of m, u or n ("100m": (100, -3)), which is exact: no
+    rounding, no binary cap; None for any other text."""
+    if text[-1:] in _SUBUNIT and text[:-1].isdigit() and text[:-1].isascii() and len(text) <= 19:
+        return int(text[:-1]), _DECIMAL[text[-1]]
+    return None
+
+
 def _parse_exact(text: str) -> tuple[Fraction, str]:
     """`_parse` with exact rationals, for any text."""
     from fractions import Fraction
@@ -158,8 +166,9 @@ def parse_quantity(text: str) -> Fraction | int:
 def nano_quantity(text: str) -> int:
     """`parse_quantity` in units of 10^-9 (every parsed quantity is a whole number of them): exact
     comparisons, with ints alone for whole numbers and whole "m", "u" and "n" amounts."""
-    if text[-1:] in _SUBUNIT and text[:-1].isdigit() and text[:-1].isascii() and len(text) <= 19:
-        return int(text[:-1]) * 10 ** (9 + _DECIMAL[text[-1]])
+    subunit = _subunit(text)
+    if subunit is not None:
+        return subunit[0] * 10 ** (9 + subunit[1])
     value = parse_quantity(text) * 10**9
     return value if type(value) is int else int(value)
 
@@ -218,9 +227,9 @@ def canonical_quantity(value: str | int | float) -> str:
     `"1024Mi"` -> `"1Gi"`.
     """
     text = _text(value)
-    if text[-1:] in _SUBUNIT and text[:-1].isdigit() and text[:-1].isascii() and len(text) <= 19:  # "100m"
-        amount = int(text[:-1])
-        return _decimal_text(amount, _DECIMAL[text[-1]], DECIMAL_SI) if amount else "0"
+    subunit = _subunit(text)
+    if subunit is not None:
+        return _decimal_text(*subunit, DECIMAL_SI) if subunit[0] else "0"
     return _canonical(*_parse(text))
 
 
