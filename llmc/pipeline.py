@@ -19,8 +19,9 @@ from llmc.kserve.settings import Settings
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
+
+    from llmc.core.errors import Location
 
 SERVICE_KIND = "LLMInferenceService"
 CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})
@@ -73,12 +74,8 @@ class IsvcOutput:
     services: int = 0  # how many InferenceServices were rendered
 
 
-def compile_isvc(request: Request, docs: list[Document] | None = None) -> IsvcOutput:
-    """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents, when known."""
-    from llmc.kserve.isvc_kinds import INPUT_KINDS
-
-    if docs is None:
-        docs = [d for d in request.inputs if (d.api_version, d.kind) in INPUT_KINDS]
+def compile_isvc(request: Request, docs: list[Document]) -> IsvcOutput:
+    """Render the request's InferenceServices (llmc.isvc), if any; `docs`: its isvc documents (`isvc_inputs`)."""
     if not any(d.kind == "InferenceService" for d in docs):
         return IsvcOutput()
     from llmc.isvc.compile import compile
@@ -164,20 +161,17 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
     is turned into its final form where it is rendered (`jobs` processes) and handed to `write` in
     output order, until the first error; nothing is kept. `watch` wraps the stream (a progress bar).
     """
-    from functools import partial
-
     from llmc.check.collisions import Owners
     from llmc.stream import rendered_services
 
     errors: list[LlmcError] = []
     compiled = Compiled()
-    isvc_docs = None
+    isvc_docs = isvc_inputs(request)  # before admission, which releases the services' documents
     try:
         admission = admit_request(request)
     except ErrorList as errs:
         errors += errs.errors
     else:
-        isvc_docs = admission.isvc_docs
         failed = []
         owners = Owners()  # two services rendering one object: an error (llmc.check.collisions)
         errors += owners.give(request.passthrough)
@@ -185,8 +179,7 @@ def run(request: Request, *, emit=None, write=None, jobs: int = 1, watch=None) -
         stream = rendered_services(render_pending, admission, emit, jobs)
         for rendered in (watch(stream, len(admission.services)) if watch is not None else stream):
             pending = by_order[rendered.order]
-            rendered.errors += owners.add(pending.key, partial(pending.doc.locate, ("metadata", "name")),
-                                          rendered.identities)
+            rendered.errors += owners.add(pending.key, pending.where, rendered.identities)
             if rendered.errors:
                 failed.append(rendered)
             elif not failed:
@@ -212,12 +205,15 @@ class PendingService:
 
     order: int  # its place among the request's services: errors are reported in input order
     key: str  # "namespace/name": the output order
-    doc: Document  # for errors' positions; its object handed over (`Document.hand_over`)
+    doc: Document
     packed: bytes  # the admitted object, marshalled: a fraction of its size as Python objects
-    written: bytes  # the object as the user wrote it, marshalled: check errors are placed in it
 
     def obj(self) -> dict[str, Any]:
         return marshal.loads(self.packed)
+
+    def where(self) -> Location:
+        """Where the service's name is written: a collision with another service's objects is reported there."""
+        return self.doc.locate(("metadata", "name"))
 
 
 @record
@@ -228,11 +224,21 @@ class Admission:
     resolver: Resolver
     cluster: Any  # render.router.Cluster, or None when no cluster state was given
     services: list[PendingService]  # by key, then input order (`ordered_objects`' order)
-    isvc_docs: list[Document]  # InferenceServices and their runtimes, for `compile_isvc`
+
+
+def isvc_inputs(request: Request) -> list[Document]:
+    """The request's InferenceServices and what they need (llmc.isvc), for `compile_isvc`."""
+    from llmc.kserve.isvc_kinds import INPUT_KINDS
+
+    return [d for d in request.inputs if (d.api_version, d.kind) in INPUT_KINDS]
 
 
 def admit_request(request: Request) -> Admission:
-    """Admit every document as the API server would; raise ErrorList with every error, sorted by position."""
+    """Admit every document as the API server would; raise ErrorList with every error, sorted by position.
+
+    An admitted service's Document is released (`Document.release`): rendering reads the admitted
+    object (`PendingService.packed`), and only an error reads the document's data again.
+    """
     from llmc.admit.conversion import V1ALPHA1, to_v1alpha2
     from llmc.kserve.isvc_kinds import INPUT_KINDS as ISVC_KINDS
     from llmc.load.documents import check_kind
@@ -241,7 +247,6 @@ def admit_request(request: Request) -> Admission:
 
     errors: list[LlmcError] = []
     services: list[PendingService] = []
-    isvc_docs: list[Document] = []
     configs: list[StoredConfig] = list(request.admitted_presets)
     configmaps: dict[tuple[str, str], dict[str, Any]] = {}
     cluster_state: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
@@ -285,15 +290,14 @@ def admit_request(request: Request) -> Admission:
             configs.append(_stored(obj, doc))
     for doc in request.inputs:
         if (doc.api_version, doc.kind) in ISVC_KINDS:
-            isvc_docs.append(doc)  # compile_isvc
-            continue
+            continue  # compile_isvc
         obj = admit(doc, request.namespace)
         if obj is None:
             continue
         if obj["kind"] == SERVICE_KIND:
             meta = obj["metadata"]
-            services.append(PendingService(len(services), f"{meta['namespace']}/{meta['name']}", doc, marshal.dumps(obj),
-                                           doc.hand_over()))
+            services.append(PendingService(len(services), f"{meta['namespace']}/{meta['name']}", doc, marshal.dumps(obj)))
+            doc.release()
         elif obj["kind"] == CONFIG_KIND:
             configs.append(_stored(obj, doc))
         elif obj["kind"] == "ConfigMap":
@@ -311,7 +315,7 @@ def admit_request(request: Request) -> Admission:
         raise ErrorList(sorted(errors, key=error_order))
     resolver = Resolver(store, request.settings, configmaps, Behaviour.for_version(request.kserve_version))
     services.sort(key=lambda p: p.key)
-    return Admission(request, resolver, _cluster(cluster_state), services, isvc_docs)
+    return Admission(request, resolver, _cluster(cluster_state), services)
 
 
 def render_pending(admission: Admission, pending: PendingService) -> tuple[ServiceOutput | None, list[LlmcError]]:
@@ -319,8 +323,7 @@ def render_pending(admission: Admission, pending: PendingService) -> tuple[Servi
     doc = pending.doc
     try:
         resolved = admission.resolver.resolve(pending.obj(), doc.locate)
-        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster,
-                                               lambda: marshal.loads(pending.written))), []
+        return ServiceOutput(resolved, _render(resolved, admission.request, admission.cluster, doc)), []
     except ErrorList as errs:
         failures = errs.errors
     except LlmcError as err:
@@ -375,10 +378,8 @@ def duplicate_inputs(docs: list[Document], namespace: str) -> list[LlmcError]:
     return errors
 
 
-def _render(resolved: Resolved, request: Request, cluster=None,
-            source: Callable[[], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """The service's objects, checked; `source()`: the service as the user wrote it, where errors are placed
-    (read only for an error)."""
+def _render(resolved: Resolved, request: Request, cluster=None, source: Document | None = None) -> list[dict[str, Any]]:
+    """The service's objects, checked; `source`: the service's document, where errors are placed."""
     from llmc.render.context import RenderContext
     from llmc.render.service import render_service
 
@@ -397,10 +398,7 @@ def _render(resolved: Resolved, request: Request, cluster=None,
     # never emit what the API server would refuse (e.g. a child name that is no DNS-1035 label)
     from llmc.check.blame import placer
 
-    def place(obj, path):
-        return placer(source())(obj, path)
-
-    check(objects, request.options.schema_version, place=place if source is not None else None)
+    check(objects, request.options.schema_version, place=placer(source) if source is not None else None)
     _check_references(ctx, objects)
     return objects
 

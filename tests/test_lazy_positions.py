@@ -39,9 +39,28 @@ def test_lazy_positions_locate_like_eager_ones(path: Path) -> None:
         assert [lz.locate_key(p) for p in paths] == [e.locate_key(p) for p in paths]
 
 
+@pytest.mark.parametrize("path", READABLE, ids=[str(p.relative_to(ROOT)) for p in READABLE])
+def test_released_documents_read_their_data_again(path: Path) -> None:
+    eager = _loads(path)
+    lazy = load_text(path.read_text(encoding="utf-8"), str(path), keep_positions=False)
+    for doc in lazy:
+        doc.release()
+        assert "obj" not in vars(doc)
+    assert [d.obj for d in lazy] == [d.obj for d in eager]
+    assert [d.locate(()) for d in lazy] == [d.locate(()) for d in eager]
+
+
+def test_a_document_without_its_text_keeps_its_data() -> None:
+    (doc,) = load_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    doc.release()
+    assert doc.obj["metadata"] == {"name": "a"} and "obj" in vars(doc)
+    with pytest.raises(AttributeError):
+        doc.no_such_attribute  # noqa: B018
+
+
 def test_a_valid_batch_never_reads_position_tables(tmp_path: Path, monkeypatch) -> None:
-    """Positions are for errors: rendering valid services must not re-read their files for them (once per
-    service it cost a third of a batch)."""
+    """Positions and the documents' data are for errors: rendering valid services must not re-read their
+    files for them (once per service it cost a third of a batch)."""
     import sys
 
     from llmc.load.documents import Document
@@ -54,6 +73,8 @@ def test_a_valid_batch_never_reads_position_tables(tmp_path: Path, monkeypatch) 
     calls = []
     real = Document._tables
     monkeypatch.setattr(Document, "_tables", lambda self: calls.append(self.file) or real(self))
+    data = Document.__getattr__
+    monkeypatch.setattr(Document, "__getattr__", lambda self, name: calls.append((self.file, name)) or data(self, name))
     monkeypatch.setattr(sys, "stdout", open(tmp_path / "out.yaml", "w"))
     run(filename=[str(tmp_path)], quiet=True)
     sys.stdout.close()

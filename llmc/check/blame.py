@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.m
 if TYPE_CHECKING:
     from typing import Any
 
+    from llmc.load.documents import Document
+
 # pod template paths of the rendered workloads, each with the service's pod spec it comes from
 _POD_PATHS: tuple[tuple[str, Path, str], ...] = (
     ("Deployment", ("spec", "template", "spec"), "template"),
@@ -76,12 +78,13 @@ def _get(obj: Any, path: Path) -> Any:
     return obj
 
 
-def placer(service: Mapping[str, Any]):
-    """`validate_output.check`'s `place` for an LLMInferenceService as the user wrote it."""
+def placer(doc: Document):
+    """`validate_output.check`'s `place` for an LLMInferenceService as the user wrote it (`doc`, whose
+    data is read only for an error: llmc.load.documents.Document.release)."""
     from llmc.core.errors import Location
     from llmc.load.documents import format_path
 
-    return lambda obj, path: Location(path=format_path(input_path(service, obj, path)))
+    return lambda obj, path: Location(path=format_path(input_path(doc.obj, obj, path)))
 
 
 def isvc_placer(docs) -> Any:

@@ -206,14 +206,6 @@ def init_m0000010_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
   self._f6 = _f6
 
 
-def init_m00000_n(self, _f0, _f1, _f2, _f3, _f4):
-  self._f0 = _f0
-  self._f1 = _f1
-  self._f2 = _f2
-  self._f3 = _f3
-  self._f4 = _f4
-
-
 def init_m000010000_n(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
   self._f0 = _f0
   self._f1 = _f1

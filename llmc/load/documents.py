@@ -103,26 +103,26 @@ class Document:
     item: int | None = None  # index in `items` when the object came from a List
     # The text the document was read from, when `load_text(..., keep_positions=False)` left
     # the position tables out (most of a loaded document's memory, and only errors use
-    # them): the first `locate` reads them again from this text.
+    # them): the first `locate` reads them again from this text, and so does the first
+    # read of `obj` after `release`.
     source: str | None = field(default=None, repr=False, compare=False)
 
-    def hand_over(self) -> bytes:
-        """The object as `marshal` bytes, keeping only what identifies it (apiVersion, kind,
-        metadata.name and .namespace) in `obj`.
+    def release(self) -> None:
+        """Let go of `obj` when `source` can give it again: the next read of `obj` reads it again.
 
-        A batch keeps every admitted service's document until the end, for its errors'
-        positions; the whole object as Python data is most of a document's memory (about
-        4 KB of the 11 KB a service holds), and only placing a check error reads it again.
+        A batch's services, once admitted, need their data only to place an error; kept for every
+        service, the loaded data would be most of a large batch's memory. A document without its
+        text keeps `obj`.
         """
-        import marshal
+        if self.source is not None:
+            del self.obj
 
-        packed = marshal.dumps(self.obj)
-        meta = self.obj.get("metadata")
-        kept = {k: self.obj[k] for k in ("apiVersion", "kind") if k in self.obj}
-        if isinstance(meta, dict):
-            kept["metadata"] = {k: meta[k] for k in ("name", "namespace") if k in meta}
-        self.obj = kept
-        return packed
+    def __getattr__(self, name: str) -> Any:
+        """`obj` of a released document (Python asks only for attributes the instance lacks)."""
+        if name != "obj" or self.source is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.obj = _read_again(self.source, self.file)[(self.index, self.item)].obj
+        return self.obj
 
     def locate(self, path: Path = ()) -> Location:
         """Location of the value at `path`, or of its nearest ancestor that has a position."""
@@ -143,9 +143,9 @@ class Document:
         return self.locate(path)
 
     def _tables(self) -> tuple[dict[Path, tuple[int, int]], dict[Path, tuple[int, int]]]:
-        if self.source is not None:
-            self.positions, self.key_positions = _positions_in(self.source, self.file)[(self.index, self.item)]
-            self.source = None
+        if self.source is not None and not self.positions:  # a loaded table holds at least the document's own ()
+            again = _read_again(self.source, self.file)[(self.index, self.item)]
+            self.positions, self.key_positions = again.positions, again.key_positions
         return self.positions, self.key_positions
 
     def _locate(self, path: Path, table: dict[Path, tuple[int, int]]) -> Location:
@@ -593,9 +593,9 @@ def load_text(text: str, file: str = "<input>", *, keep_positions: bool = True) 
 
 
 @lru_cache(maxsize=2)
-def _positions_in(text: str, file: str) -> dict[tuple[int, int | None], tuple[dict, dict]]:
-    """The position tables of every document of `text`, by (index, item): errors often come in groups."""
-    return {(d.index, d.item): (d.positions, d.key_positions) for d in _load_text(text, file)}
+def _read_again(text: str, file: str) -> dict[tuple[int, int | None], Document]:
+    """Every document of `text` with its position tables, by (index, item): errors often come in groups."""
+    return {(d.index, d.item): d for d in _load_text(text, file)}
 
 
 def _load_text(text: str, file: str) -> list[Document]:
