@@ -109,11 +109,3 @@ def test_output_dir_names_never_collide_for_distinct_objects(keys) -> None:
     objs = [{"apiVersion": api, "kind": kind, "metadata": {"namespace": ns, "name": name}} for api, kind, ns, name in keys]
     names = file_names(objs)
     assert len(set(names)) == len(names)
-
-
-@given(st.lists(st.tuples(*[st.text(alphabet="ab:0123\0/", max_size=6)] * 4), max_size=30))
-def test_collision_keys_are_one_string_per_identity(keys) -> None:
-    """Owners keeps identities joined into one string: two identities meet only when they are equal."""
-    from llmc.check.collisions import _joined
-
-    assert len({_joined(k) for k in keys}) == len(set(keys))

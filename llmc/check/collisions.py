@@ -37,15 +37,13 @@ def identities(objects: Iterable[Mapping[str, Any]]) -> list[Identity]:
 class Owners:
     """Which service rendered each object so far.
 
-    A batch keeps an entry for every object it wrote until the end, so an entry is small: the
-    identity joined into one string (a tuple of four strings, a fresh group string per object
-    and the name took about three times the memory) and the index of its service.
+    It grows with the batch (about a dozen objects a service), so it keeps little of each object: its name
+    under its (group, kind, namespace), and one (service, locate) pair shared by all of a service's objects.
     """
 
     def __init__(self) -> None:
-        self.owner: dict[str, int] = {}  # _joined(identity) -> index in `services`
-        self.services: list[tuple[str, Callable[[], Location | None]]] = []  # (service, locate)
-        self.given: dict[str, Any] = {}  # _joined(identity) -> the llmc.load.documents.Document that defines it
+        self.owner: dict[tuple[str, str, str], dict[str, tuple[str, Callable[[], Location | None]]]] = {}
+        self.given: dict[Identity, Any] = {}  # -> the llmc.load.documents.Document that defines it
 
     def give(self, docs: Iterable[Any]) -> list[LlmcError]:
         """Record the input's objects written unchanged (llmc.load.documents.Documents); an error for each one defined twice."""
@@ -55,7 +53,7 @@ class Owners:
             if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
                 continue  # generateName, or no object the API server would take: kubectl says so
             (key,) = identities([doc.obj])
-            first = self.given.setdefault(_joined(key), doc)
+            first = self.given.setdefault(key, doc)
             if first is not doc:
                 errors.append(defined_twice(_label(key), first, doc,
                                             "each object may be defined once; remove one (or a file given twice), or rename it"))
@@ -67,35 +65,31 @@ class Owners:
         `locate` is called only for a collision: finding a document's position reads its file's
         position tables, which a batch of valid services never needs."""
         errors: list[LlmcError] = []
-        index = len(self.services)
-        self.services.append((service, locate))
-        for target in rendered:
-            key = _joined(target)
+        owner = (service, locate)
+        for key in rendered:
             if key in self.given:
                 errors.append(LlmcError(
-                    f"{_label(target)} is rendered by {service} and also given at "
+                    f"{_label(key)} is rendered by {service} and also given at "
                     f"{self.given[key].locate(('metadata', 'name'))}: one would overwrite the other",
                     locate(),
                     hint="remove it from the input (an llmc output kept next to the services?), or rename it",
                 ))
                 continue
-            if key not in self.owner:
-                self.owner[key] = index
+            group, kind, namespace, name = key
+            names = self.owner.get((group, kind, namespace))
+            if names is None:
+                names = self.owner[(group, kind, namespace)] = {}
+            if name not in names:
+                names[name] = owner
                 continue
-            first, where = self.services[self.owner[key]]
+            first, where = names[name]
             by = f"both {first} ({where()}) and {service}" if first != service else f"{service} twice"
             errors.append(LlmcError(
-                f"{_label(target)} is rendered by {by}: one would overwrite the other",
+                f"{_label(key)} is rendered by {by}: one would overwrite the other",
                 locate(),
                 hint="their child names collide; rename or move one of the services",
             ))
         return errors
-
-
-def _joined(key: Identity) -> str:
-    """One string per identity, unambiguous whatever its parts hold (each is prefixed with its length)."""
-    group, kind, namespace, name = key
-    return f"{len(group)}:{group}{len(kind)}:{kind}{len(namespace)}:{namespace}{name}"
 
 
 def _label(key: Identity) -> str:
