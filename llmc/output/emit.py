@@ -28,10 +28,13 @@ objects travel as JSON, which has neither), the same for YAML and JSON output.
 
 YAML (``to_yaml``)
 ------------------
-PyYAML's libyaml emitter (``yaml.CSafeDumper``), chosen by measurement
+The bytes of PyYAML's libyaml emitter (``yaml.CSafeDumper``), chosen by measurement
 (``bench/emit_bench.py``), fed with nodes llmc builds itself: every scalar is
 tagged ``str`` and the resolver is bypassed, so llmc alone decides quoting and
-no tag or anchor is ever written. A pure-Python fallback is deliberately absent:
+no tag or anchor is ever written. A document whose scalars are all ordinary
+(``llmc.output.block_text``: printable one-line strings, clipped or stripped
+literal blocks, numbers, booleans, nulls) is written directly with the same bytes,
+which is several times faster than building nodes for libyaml; the rest go to libyaml. A pure-Python fallback is deliberately absent:
 PyYAML's pure emitter, given the same nodes, writes the same bytes for
 ordinary objects but not in corner cases (characters outside the Basic
 Multilingual Plane, empty map keys), and the same input must give the same bytes
@@ -84,6 +87,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 from yaml import CSafeDumper
+
+from llmc.output.block_text import Hard, Writer, float_text
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
@@ -104,36 +109,32 @@ def order_keys(obj: Mapping[str, Any]) -> dict[str, Any]:
 
     Containers are copied, scalars shared; ``obj`` is not changed.
     """
+    return _walk(_root(obj), None, None)
+
+
+def _root(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """``obj`` with its top-level and metadata keys in canonical order and its data maps sorted (a shallow copy)."""
     data_keys = _DATA_KEYS.get(obj.get("kind"), frozenset())  # type: ignore[arg-type]
-    out: dict[str, Any] = {}
-    for key in TOP_KEYS:
-        if key in obj:
-            out[key] = _top_value(key, obj[key], data_keys)
+    out: dict[str, Any] = {key: obj[key] for key in TOP_KEYS if key in obj}
     for key, value in obj.items():
         if key not in out:
-            out[_str_key(key, None)] = _top_value(key, value, data_keys)
-    return out
-
-
-def _top_value(key: str, value: Any, data_keys: frozenset[str]) -> Any:
-    if type(value) is dict:
-        if key == "metadata":
-            return _metadata(value)
-        if key in data_keys:
-            return _sorted_map(value, key)
-    return _walk(value, key, None)
-
-
-def _metadata(meta: dict[str, Any]) -> dict[str, Any]:
-    out = {key: _walk(meta[key], key, "metadata") for key in METADATA_KEYS if key in meta}
-    for key, value in meta.items():
-        if key not in out:
-            out[_str_key(key, "metadata")] = _walk(value, key, "metadata")
+            out[_str_key(key, None)] = value
+    meta = out.get("metadata")
+    if type(meta) is dict:
+        ordered = {key: meta[key] for key in METADATA_KEYS if key in meta}
+        for key, value in meta.items():
+            if key not in ordered:
+                ordered[_str_key(key, "metadata")] = value
+        out["metadata"] = ordered
+    for key in data_keys:
+        if type(out.get(key)) is dict:
+            out[key] = _sorted_map(out[key], key)
     return out
 
 
 def _sorted_map(value: dict[str, Any], under: str | None) -> dict[str, Any]:
-    return {_str_key(key, under): _walk(value[key], key, None) for key in sorted(value)}
+    """``value`` with its keys sorted (a shallow copy)."""
+    return {_str_key(key, under): value[key] for key in sorted(value)}
 
 
 def _str_key(key: Any, under: str | None) -> str:
@@ -156,7 +157,7 @@ def _walk(value: Any, key: str | None, parent: str | None) -> Any:
     kind = type(value)
     if kind is dict:
         if _unordered(value, key, parent):
-            return _sorted_map(value, key)
+            value = _sorted_map(value, key)
         return {_str_key(k, key): _walk(v, k, key) for k, v in value.items()}
     if kind is list:
         return [_walk(item, None, None) for item in value]
@@ -231,13 +232,6 @@ def _style(text: str) -> str | None:
     return None
 
 
-def _float_text(value: float) -> str:
-    text = repr(value)
-    if "." not in text and "e" in text:
-        text = text.replace("e", ".0e", 1)
-    return text
-
-
 def _node(value: Any) -> Node:
     """A fresh node tree (never shared, so never an anchor) for canonical plain data."""
     kind = type(value)
@@ -253,7 +247,7 @@ def _node(value: Any) -> Node:
     if kind is int:
         return ScalarNode(_STR, str(value))
     if kind is float:
-        return ScalarNode(_STR, _float_text(value))
+        return ScalarNode(_STR, float_text(value))
     return ScalarNode(_STR, "null")
 
 
@@ -267,94 +261,44 @@ class _Dumper(CSafeDumper):
 _WIDTH = 2**31 - 1  # libyaml's int: no folding
 
 
-def _object_node(obj: Mapping[str, Any]) -> Node:
-    """``_node(order_keys(obj))`` in one pass, without the intermediate copy (the same checks, in the same order)."""
-    data_keys = _DATA_KEYS.get(obj.get("kind"), frozenset())  # type: ignore[arg-type]
-    pairs = []
-    for key in TOP_KEYS:
-        if key in obj:
-            pairs.append((_key_node(key), _top_node(key, obj[key], data_keys)))
-    for key, value in obj.items():
-        if key not in _TOP_KEY_SET:
-            node = _top_node(key, value, data_keys)  # before the key check, as in order_keys' `out[k] = v`
-            pairs.append((_key_node(_str_key(key, None)), node))
-    return MappingNode(_MAP, pairs, None, None, False)
-
-
-_TOP_KEY_SET = frozenset(TOP_KEYS)
-
-
-def _top_node(key: str, value: Any, data_keys: frozenset[str]) -> Node:
-    if type(value) is dict:
-        if key == "metadata":
-            pairs = [(_key_node(k), _value_node(value[k], k, "metadata")) for k in METADATA_KEYS if k in value]
-            for k, v in value.items():
-                if k not in _METADATA_KEY_SET:
-                    node = _value_node(v, k, "metadata")  # before the key check, as in _metadata
-                    pairs.append((_key_node(_str_key(k, "metadata")), node))
-            return MappingNode(_MAP, pairs, None, None, False)
-        if key in data_keys:
-            return _sorted_node(value, key)
-    return _value_node(value, key, None)
-
-
-_METADATA_KEY_SET = frozenset(METADATA_KEYS)
-
-
-def _key_node(key: str) -> ScalarNode:
-    return ScalarNode(_STR, key, None, None, _style(key))
-
-
-def _sorted_node(value: dict[str, Any], under: str | None) -> MappingNode:
-    return MappingNode(_MAP, [(_key_node(_str_key(k, under)), _value_node(value[k], k, None)) for k in sorted(value)],
-                       None, None, False)
-
-
-def _value_node(value: Any, key: str | None, parent: str | None) -> Node:
-    """``_node(_walk(value, key, parent))``."""
-    kind = type(value)
-    if kind is str:
-        return ScalarNode(_STR, value, None, None, _style(value))
-    if kind is dict:
-        if _unordered(value, key, parent):
-            return _sorted_node(value, key)
-        return MappingNode(_MAP, [(_key_node(_str_key(k, key)), _value_node(v, k, key)) for k, v in value.items()],
-                           None, None, False)
-    if kind is list:
-        return SequenceNode(_SEQ, [_value_node(item, None, None) for item in value], None, None, False)
-    if kind is bool:
-        return ScalarNode(_STR, "true" if value else "false")
-    if kind is int:
-        return ScalarNode(_STR, str(value))
-    if kind is float:
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} under {key!r}: Kubernetes objects are JSON, which has no NaN or infinity")
-        return ScalarNode(_STR, _float_text(value))
-    if value is None:
-        return ScalarNode(_STR, "null")
-    raise TypeError(f"not plain JSON data: {kind.__name__} {value!r} under {key!r}")
-
-
 def to_yaml(objs: Iterable[Mapping[str, Any]]) -> str:
     """A YAML stream of ``objs`` in the given order, each through ``order_keys``.
 
-    Callers order objects with ``llmc.k8s.install_order.sort_objects`` first.
+    Callers order objects with ``llmc.k8s.install_order.sort_objects`` first. A document
+    is written by ``llmc.output.block_text`` when it can (the same bytes, faster), else by libyaml.
     """
+    parts: list[str] = []
+    for obj in objs:
+        try:
+            parts.append("---\n" + _WRITER.document(_root(obj)))
+        except (Hard, TypeError):  # libyaml's document, or order_keys' error on data that is not plain JSON
+            parts.append(_libyaml(order_keys(obj)))
+    return "".join(parts)
+
+
+def _nested_order(value: dict[str, Any], key: str | None, parent: str | None) -> dict[str, Any]:
+    return _sorted_map(value, key) if _unordered(value, key, parent) else value
+
+
+_WRITER = Writer(_style, _nested_order)
+
+
+def _libyaml(obj: dict[str, Any]) -> str:
+    """One document of canonical plain data as libyaml writes it in a stream."""
     stream = io.StringIO()
     dumper = _Dumper(stream, indent=2, width=_WIDTH, allow_unicode=True, explicit_start=True)
     try:
         dumper.open()
-        for obj in objs:
-            dumper.serialize(_object_node(obj))
+        dumper.serialize(_node(obj))
         dumper.close()
     finally:
         dumper.dispose()
     text = stream.getvalue()
-    # libyaml ends the stream with a "..." line when the last document holds a
-    # keep-chomped block (|+). At the end of the stream it carries nothing (the
-    # stream end closes the block as the marker would, and the next document of a
-    # concatenated stream starts with "---"), and only a marker can be an
-    # unindented "..." line, so it is dropped to keep "---" the only separator.
+    # libyaml ends the stream with a "..." line when the document holds a keep-chomped
+    # block (|+), and only there: in a stream, the next document's "---" closes the block.
+    # At the end of the stream the marker carries nothing (the stream end closes the block as
+    # it would), and only a marker can be an unindented "..." line, so it is dropped to keep
+    # "---" the only separator.
     return text[:-4] if text.endswith("\n...\n") else text
 
 
