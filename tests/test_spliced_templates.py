@@ -96,3 +96,49 @@ def test_actions_across_strings_take_the_whole_text_path() -> None:
     config = {"spec": {"a": "{{ if true }}", "b": "{{ end }}"}}
     assert spliced_config(marshal(config, sort_keys=False)) is None
     assert _outcome(config) == _whole_text_outcome(config)
+
+
+INJECTING = ["{{ printf `%c` 34 }}", '{{ printf `%c` 34 }},"X":{"a":1},"Name":"', "{{ printf `%c%c` 92 34 }}",
+             "{{ printf `%c` 10 }}", "{{ printf `%s` `\\u00e9` }}", '{{ `", "securityContext": {"privileged": true}, "x": "` }}']
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(strings, st.sampled_from(INJECTING)), min_size=1, max_size=4),
+       st.dictionaries(st.sampled_from(["a", "A", "b", "{{ .Name }}"]), st.sampled_from(["v", "{{ .Name }}"]), max_size=3))
+def test_the_projected_spec_shortcut_decodes_as_go(values: list[str], labels: dict[str, str]) -> None:
+    """spec_projected=True reads the output with json.loads when every string stayed one string;
+    the result is the same as Go's decoder's, injected JSON and repeated keys included."""
+    from llmc.kserve.gotypes import project
+
+    spec = project({"template": {"containers": [{"name": "main", "args": values, "securityContext": {"runAsUser": 1}}]},
+                    "model": {"uri": "hf://org/m", "name": values[0]}})
+    config = {"metadata": {"name": "svc", "namespace": "team", "labels": labels}, "spec": spec}
+    for service in SERVICES:
+        try:
+            fast = "ok", render_config(config, service, GLOBAL, spec_projected=True)
+        except LlmcError as err:
+            fast = "error", (err.message, err.hint)
+        assert fast == _outcome(config, service)
+
+
+def test_golden_services_take_the_shortcut_with_the_same_result() -> None:
+    """Every golden case renders as before when render_config compares the shortcut with Go's decoder."""
+    from llmc.resolve import templatedata
+    from tests.test_golden import CASES, GOLDEN, run_case
+
+    original = templatedata.render_config
+    taken = []
+
+    def both(config, service, global_config, *, spec_projected=False):
+        slow = original(config, service, global_config)
+        fast = original(config, service, global_config, spec_projected=spec_projected)
+        assert fast == slow
+        taken.append(spec_projected)
+        return fast
+
+    with patch.object(templatedata, "render_config", both):
+        for name in CASES:
+            if "shared/upstream" in (GOLDEN / name / "args").read_text() and not (GOLDEN.parent.parent / "shared" / "upstream").is_dir():
+                continue
+            run_case(GOLDEN / name)
+    assert len(taken) > 50 and all(taken)

@@ -214,7 +214,8 @@ class Resolver:
         }
         # render_config copies what it returns, and an error without a location is placed at the
         # service's document by pipeline.render_pending (load.relocate)
-        rendered = render_config({"metadata": stored["metadata"], "spec": merged}, stored, global_config)
+        rendered = render_config({"metadata": stored["metadata"], "spec": merged}, stored, global_config,
+                                 spec_projected=True)
         return project(rendered.get("spec") or {})
 
     def _validate_merged(self, stored: dict, merged: dict, applied: list[dict[str, str]], locate) -> None:

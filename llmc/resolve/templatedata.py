@@ -479,14 +479,16 @@ def _all_funcs() -> dict[str, Any]:
     return dict(_empty_config().funcs)
 
 
-def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Value) -> str | None:
-    """The spliced text's output, its strings' from the cache where they read the same; None on an
-    error or a budget exceeded (the caller executes the whole text, for Go's message)."""
+def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Value) -> tuple[str, bool] | None:
+    """The spliced text's output, its strings' from the cache where they read the same, and whether
+    every string's output is one JSON string; None on an error or a budget exceeded (the caller
+    executes the whole text, for Go's message)."""
     global _outputs_size
     limits = Limits()
     seen: dict[tuple[str, ...], Any] = {}
     out: list[str] = []
     out_bytes = calls = work = 0
+    strings = True
     for piece in pieces:
         if isinstance(piece, str):
             out.append(piece)
@@ -509,36 +511,49 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
                     _outputs_size = 0
                 _OUTPUTS[key] = done
         out.append(done.text)
+        if strings and _JSON_STRING.fullmatch(done.text) is None:
+            strings = False
         out_bytes += done.out_bytes
         calls += done.calls
         work += done.work
     if out_bytes > limits.output_bytes or calls > limits.calls or work > limits.work_bytes:
         return None
-    return "".join(out)
+    return "".join(out), strings
 
 
-def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any]) -> dict[str, Any]:
+# one JSON string token as encoding/json reads it: no raw control characters, only its escapes
+_JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+
+
+def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any], *,
+                  spec_projected: bool = False) -> dict[str, Any]:
     """ReplaceVariables: execute the JSON text of `config` as a Go template on the service's data.
 
     `config` is the merged LLMInferenceServiceConfig (metadata + spec) as decoded JSON in
     Go field order; `global_config` is keyed by templateGlobalConfig's Go field names.
-    Raises LlmcError with the controller's messages.
+    `spec_projected` promises that `config["spec"]` is `gotypes.project`ed, so that none of its
+    objects repeats a key case-insensitively. Raises LlmcError with the controller's messages.
     """
     text = marshal(config, sort_keys=False)
     if "{{" not in text:
         return copy_json(config)
     data = template_data(service, global_config)
     pieces = _spliced_pieces(text)
-    out = _execute_pieces(pieces, data) if pieces is not None else None
-    if out is None:  # the whole text, for Go's message and position
+    executed = _execute_pieces(pieces, data) if pieces is not None else None
+    if executed is None:  # the whole text, for Go's message and position
         try:
             tmpl = compile_config(text)
         except TemplateParseError as e:
             raise _at_source(LlmcError(f"failed to parse template config: {e.message}"), text, e.pos, parse=True) from None
         try:
-            out = tmpl.execute(data)
+            executed = tmpl.execute(data), False
         except TemplateExecError as e:
             raise _at_source(LlmcError(f"failed to merge config: {e.message}"), text, e.pos) from None
+    out, strings = executed
+    if strings and spec_projected and config.keys() <= {"metadata", "spec"} and _no_folded_repeats(config.get("metadata")):
+        # Every templated string became one string: the text has the config's own shape, whose depth
+        # the input limits bound, and no object repeats a key, so Go's decoder reads what json.loads does.
+        return json.loads(out)
     depth = _json_depth(out)
     if depth > MAX_JSON_DEPTH:
         raise LlmcError(f"failed to unmarshal config from template: exceeded max depth ({MAX_JSON_DEPTH})",
@@ -551,6 +566,15 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     except json.JSONDecodeError as e:
         raise LlmcError(f"failed to unmarshal config from template: {go_json_error(out, e)}",
                         hint="a template's output is spliced into the JSON text unescaped") from None
+
+
+def _no_folded_repeats(value: Any) -> bool:
+    """Whether no object in `value` repeats a key case-insensitively (see llmc.resolve.godecode)."""
+    if isinstance(value, dict):
+        return len({k.lower() for k in value}) == len(value) and all(map(_no_folded_repeats, value.values()))
+    if isinstance(value, list):
+        return all(map(_no_folded_repeats, value))
+    return True
 
 
 def _at_source(err: LlmcError, text: str, pos: int | None, parse: bool = False) -> LlmcError:
