@@ -53,10 +53,36 @@ def format_float64(value: float) -> str:
 
 
 # Python's json.dumps writes what encoding/json writes, but for the HTML escapes, floats and
-# invalid UTF-8: a float token (digits then `.` or `e`, after `:`, `,` or `[`; a string may look
-# like one too, which only costs the slow path) or a surrogate sends the value to `_marshal`.
-_FLOAT_TOKEN = re.compile(r"[:,\[]-?[0-9]+[.eE]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# invalid UTF-8: a float token or a surrogate sends the value to `_marshal`. Python writes every
+# float with a `.` or an `e+`/`e-` after a digit; the scans look for those literals (which the
+# regex engine finds at memchr speed) and check the token before them (a string may look like one
+# too, which only costs the slow path).
+_FLOAT_MARKS = (re.compile(r"\.(?<=[0-9]\.)"), re.compile(r"e\+(?<=[0-9]e\+)"), re.compile(r"e-(?<=[0-9]e-)"))
+_DIGITS = frozenset("0123456789")
+
+
+def _float_token(text: str) -> bool:
+    """Whether compact JSON `text` may hold a float: digits after `:`, `,` or `[` (a `-` between), then a mark."""
+    for mark in _FLOAT_MARKS:
+        for m in mark.finditer(text):
+            start = m.start() - 1
+            while start > 0 and text[start - 1] in _DIGITS:
+                start -= 1
+            if start > 0 and text[start - 1] == "-":
+                start -= 1
+            if start == 0 or text[start - 1] in ":,[":
+                return True
+    return False
+
+
+def _surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def marshal(value: Any, sort_keys: bool = True) -> str:
@@ -66,7 +92,7 @@ def marshal(value: Any, sort_keys: bool = True) -> str:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
     except (TypeError, ValueError):
         return _marshal(value, sort_keys)
-    if _FLOAT_TOKEN.search(text) or _SURROGATE.search(text) or text[:1] in "-0123456789":
+    if _float_token(text) or _surrogate(text) or text[:1] in "-0123456789":
         return _marshal(value, sort_keys)
     if not any(c in text for c in "<>&\u2028\u2029"):
         return text

@@ -437,7 +437,7 @@ def _string_plan(literal: str) -> tuple[Tree, tuple[tuple[str, ...], ...] | None
 
 
 _TYPES_SEEN: dict[int, Any] = {}  # the Go types a key names by id, kept alive so that no id is reused
-_OUTPUTS: dict[tuple, Any] = {}  # (literal, chain values) -> gotemplate.exec.Counted
+_OUTPUTS: dict[tuple, Any] = {}  # (literal, chain values) -> (gotemplate.exec.Counted, whether it is one JSON string)
 _OUTPUTS_LIMIT = 1 << 20  # characters of remembered output and keys before starting afresh
 _outputs_size = 0
 
@@ -498,21 +498,22 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
         literal = piece[0]
         tree, chains = _string_plan(literal)
         key = _chains_key(literal, chains, data, seen) if chains is not None else None
-        done = _OUTPUTS.get(key) if key is not None else None
-        if done is None:
+        remembered = _OUTPUTS.get(key) if key is not None else None
+        if remembered is None:
             try:
                 done = execute_counted(tree, _all_funcs(), data, "error", limits)
             except TemplateExecError:
                 return None
+            remembered = done, _JSON_STRING.fullmatch(done.text) is not None
             if key is not None:
                 _outputs_size += len(done.text) + len(marshal_dumps(key))
                 if _outputs_size > _OUTPUTS_LIMIT:
                     _OUTPUTS.clear()
                     _outputs_size = 0
-                _OUTPUTS[key] = done
+                _OUTPUTS[key] = remembered
+        done, one_string = remembered
         out.append(done.text)
-        if strings and _JSON_STRING.fullmatch(done.text) is None:
-            strings = False
+        strings = strings and one_string
         out_bytes += done.out_bytes
         calls += done.calls
         work += done.work
@@ -522,7 +523,7 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
 
 
 # one JSON string token as encoding/json reads it: no raw control characters, only its escapes
-_JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+_JSON_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"')
 
 
 def render_config(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any], *,
