@@ -186,5 +186,5 @@ class Writer:
             raise Hard
 
 
-_REMEMBERED = 1 << 16  # keys and strings remembered before starting afresh
+_REMEMBERED = 1 << 14  # keys and strings remembered before starting afresh (at most about 9 MB)
 _REMEMBERED_LENGTH = 256  # longer strings are not remembered (memory stays bounded)
