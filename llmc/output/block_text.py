@@ -11,9 +11,8 @@ It covers exactly the scalars whose libyaml form is simple to state: printable
 Basic Multilingual Plane text on one line (plain where libyaml's own analysis
 allows it, else single-quoted) and literal blocks of such lines that are clipped
 (``|``) or stripped (``|-``). Anything else (a double-quoted string, a keep-chomped
-block ``|+``, a key longer than 128 characters or empty, data that is not plain
-JSON) makes `document` return None, and the caller gives that document to
-libyaml. ``tests/test_block_text.py`` checks the bytes against libyaml's.
+block ``|+``, a key over 128 bytes or empty, data that is not plain JSON) makes
+`Writer.document` raise Hard, and the caller gives that document to libyaml. ``tests/test_block_text.py`` checks the bytes against libyaml's.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ class Hard(Exception):
 def _plain_allowed(text: str) -> bool:
     """libyaml's `block_plain_allowed` for one printable line (yaml_emitter_analyze_scalar)."""
     first = text[0]
-    if first in _NOT_PLAIN_FIRST or text[0] == " " or text[-1] == " " or text[:3] in ("---", "..."):
+    if first in _NOT_PLAIN_FIRST or first == " " or text[-1] == " " or text[:3] in ("---", "..."):
         return False
     if first in "?:-" and (len(text) == 1 or text[1] == " "):
         return False

@@ -34,7 +34,8 @@ tagged ``str`` and the resolver is bypassed, so llmc alone decides quoting and
 no tag or anchor is ever written. A document whose scalars are all ordinary
 (``llmc.output.block_text``: printable one-line strings, clipped or stripped
 literal blocks, numbers, booleans, nulls) is written directly with the same bytes,
-which is several times faster than building nodes for libyaml; the rest go to libyaml. A pure-Python fallback is deliberately absent:
+several times faster than building nodes for libyaml; the rest go to libyaml.
+A pure-Python emitter fallback is deliberately absent:
 PyYAML's pure emitter, given the same nodes, writes the same bytes for
 ordinary objects but not in corner cases (characters outside the Basic
 Multilingual Plane, empty map keys), and the same input must give the same bytes
@@ -87,9 +88,9 @@ import re
 from collections.abc import Iterable, Mapping
 
 from yaml import CSafeDumper
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from llmc.output.block_text import Hard, Writer, float_text
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
