@@ -262,9 +262,10 @@ def admit_request(request: Request) -> Admission:
             if obj["kind"] in CLUSTER_STATE_KINDS or obj["kind"] == "ConfigMap":
                 return obj
             obj = apply_defaults(obj)
-            if obj["kind"] == SERVICE_KIND:
+            mutated = obj["kind"] == SERVICE_KIND
+            if mutated:  # the API server defaults a webhook's patched object again
                 obj = default_service(obj)
-            validate(replace(doc, obj=obj))
+            validate(replace(doc, obj=obj), defaulted=not mutated)
             if obj["kind"] == SERVICE_KIND:
                 validate_service(obj, doc)
             else:

@@ -12,8 +12,6 @@ checks (a bracketed host is only checked to hold an IPv6 address).
 
 from __future__ import annotations
 
-import ipaddress
-
 from llmc.core.record import record
 
 _HOST, _ZONE, _PATH, _USER, _FRAGMENT = range(5)
@@ -223,6 +221,8 @@ def _parse_host(host: bytes) -> bytes:
         literal = host[1:end]
         zone = literal.find(b"%25")
         address = literal if zone < 0 else literal[:zone]
+        import ipaddress  # only for a bracketed host: a plain render does not pay for the module
+
         try:
             ipaddress.IPv6Address(address.decode("ascii"))
         except (UnicodeDecodeError, ValueError):

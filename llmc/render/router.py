@@ -15,9 +15,6 @@ the user supplied; without it llmc assumes the referenced objects exist.
 
 from __future__ import annotations
 
-import ipaddress
-from urllib.parse import urlsplit
-
 from llmc.core.errors import LlmcError
 from llmc.core.jsoncopy import copy_json
 from llmc.core.record import field, record
@@ -612,6 +609,9 @@ def _gateway_service(gateway: dict[str, Any], cluster: Cluster) -> dict[str, Any
 
 def _internal(url: str) -> bool:
     """IsInternalURL: a private IP (Go's net.IP.IsPrivate) or a local host name."""
+    import ipaddress  # imported where a URL is judged: only a service with a route and a gateway gets here
+    from urllib.parse import urlsplit
+
     host = (urlsplit(url).hostname or "").lower()
     try:
         ip = ipaddress.ip_address(host)
@@ -623,6 +623,8 @@ def _internal(url: str) -> bool:
 
 def _prefer_path(urls: list[str], prefix: str, scheme: str) -> str:
     """preferPathBasedURL: the first URL under /<ns>/<name> (in the preferred scheme, if given)."""
+    from urllib.parse import urlsplit
+
     first: str | None = None
     for url in urls:
         parts = urlsplit(url)
