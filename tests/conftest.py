@@ -34,6 +34,14 @@ def upstream() -> Path:
     return UPSTREAM
 
 
+@pytest.fixture(scope="session")
+def recorded_renders() -> tuple[set, set]:
+    """The regex patterns and template literals renders of the shipped examples use (`llmc.read.snapshot`)."""
+    from llmc.read.snapshot import recorded_renders
+
+    return recorded_renders()
+
+
 MIN_GO = (1, 22)  # range over int, else-with (tests/go/tmplrun)
 
 

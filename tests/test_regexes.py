@@ -61,9 +61,9 @@ def test_a_render_parses_no_pattern(example: str) -> None:
 
 
 @needs_table
-def test_table_is_current() -> None:
+def test_table_is_current(recorded_renders) -> None:
     """The table holds exactly what renders of the examples compile now (`python -m llmc.read.snapshot` writes it)."""
-    header, entries = regex_table()
+    header, entries = regex_table(recorded_renders[0])
     assert header == regexes.interpreter()
     assert set(entries) == set(TABLE), "run `python -m llmc.read.snapshot` to write llmc/snapshots/regexes.marshal again"
 

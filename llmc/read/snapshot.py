@@ -10,7 +10,9 @@ the snapshot is missing or unreadable, llmc reads and admits the YAML as it
 would any preset file.
 
 `llmc/snapshots/regexes.marshal` holds the regular expressions a render compiles
-(`llmc.core.regexes`), recorded from renders of the shipped examples with each set.
+(`llmc.core.regexes`), and `templates.marshal` the parsed template strings of the
+presets (`llmc.resolve.parsed_strings`), both recorded from renders of the shipped
+examples with each set.
 
 `llmc/snapshots/crd/<schema>.marshal` holds a CRD schema of schemas/crd/ with
 its identical subtrees stored once (the service CRD holds the pod spec schema four
@@ -96,20 +98,27 @@ def build(set_name: str) -> dict[str, Any]:
     return {"format": FORMAT, "files": [(Path(f).name, sources[f]) for f in files], "configs": entries}
 
 
-# Run in a child: record every pattern compiled while llmc renders argv[1:] (from the first import).
+# Run in a child: record every pattern compiled while llmc renders argv[1:] (from the first import),
+# and every JSON string literal render_config parses on its own.
 _RECORDER = """
 import marshal, os, sys
 from re import _compiler
-seen, compile_source, exit_now = set(), _compiler.compile, os._exit
+seen, literals, compile_source, exit_now = set(), set(), _compiler.compile, os._exit
 def compile(p, flags=0):
     if isinstance(p, (str, bytes)) and not flags & 128:  # re.DEBUG prints, so it is never taken from a table
         seen.add((p, int(flags)))
     return compile_source(p, flags)
 compile.table = {}  # seen as installed: llmc.core.regexes.install leaves the recorder in place
 _compiler.compile = compile
+from llmc.resolve import templatedata
+string_nodes = templatedata._string_nodes
+def recording(literal):
+    literals.add(literal)
+    return string_nodes(literal)
+templatedata._string_nodes = recording
 def exit(code):
     sys.stdout.flush()
-    sys.__stderr__.buffer.write(marshal.dumps(sorted(seen, key=repr)))
+    sys.__stderr__.buffer.write(marshal.dumps((sorted(seen, key=repr), sorted(literals))))
     exit_now(code)
 os._exit = exit
 sys.argv = ["llmc", *sys.argv[1:]]
@@ -118,32 +127,58 @@ console()
 """
 
 
-def recorded_patterns(argv: list[str]) -> set[tuple[str | bytes, int]]:
-    """The (pattern, flags) pairs `llmc ARGV` compiles, from the first import on (a child process)."""
+def recorded(argv: list[str]) -> tuple[set[tuple[str | bytes, int]], set[str]]:
+    """The (pattern, flags) pairs `llmc ARGV` compiles, from the first import on, and the string
+    literals it parses as templates (a child process)."""
     import subprocess
     import sys
 
     proc = subprocess.run([sys.executable, "-c", _RECORDER, *argv], capture_output=True, check=True)
-    return set(marshal.loads(proc.stderr))
+    patterns, literals = marshal.loads(proc.stderr)
+    return set(patterns), set(literals)
 
 
-def regex_table() -> tuple:
-    """llmc/snapshots/regexes.marshal's content: the patterns renders of the examples compile, with each set."""
-    from llmc.core.regexes import compiled_arguments, interpreter
+def recorded_renders() -> tuple[set[tuple[str | bytes, int]], set[str]]:
+    """What renders of the shipped examples, with each built-in set and output format, compile and parse."""
     from llmc.core.resources import data_dir
     from llmc.read.inputs import builtin_sets
 
     examples = sorted(data_dir("docs").glob("examples/*.yaml"))
     patterns: set[tuple[str | bytes, int]] = set()
+    literals: set[str] = set()
     for set_name in builtin_sets():
         for output in ("yaml", "json"):
             for example in examples:
-                patterns |= recorded_patterns(["render", "-q", "-f", str(example), "--preset-set", set_name, "-o", output])
+                found = recorded(["render", "-q", "-f", str(example), "--preset-set", set_name, "-o", output])
+                patterns |= found[0]
+                literals |= found[1]
+    return patterns, literals
+
+
+def regex_table(patterns: set[tuple[str | bytes, int]]) -> tuple:
+    """llmc/snapshots/regexes.marshal's content: `patterns` compiled for this interpreter."""
+    from llmc.core.regexes import compiled_arguments, interpreter
+
     return interpreter(), {key: compiled_arguments(*key) for key in sorted(patterns, key=repr)}
 
 
+def template_table(literals: set[str]) -> tuple:
+    """llmc/snapshots/templates.marshal's content: each literal that parses on its own, packed."""
+    from llmc.go.template.packed import pack
+    from llmc.resolve import parsed_strings
+    from llmc.resolve.templatedata import function_names, parse_string
+
+    entries = {}
+    for literal in sorted(literals):
+        nodes = parse_string(literal)
+        if nodes is not None:
+            entries[literal] = [pack(node) for node in nodes]
+    return parsed_strings.header(function_names()), entries
+
+
 def main() -> None:
-    """Write llmc/snapshots/<set>.marshal for every built-in preset set, crd/<schema>.marshal and regexes.marshal."""
+    """Write llmc/snapshots/<set>.marshal for every built-in preset set, crd/<schema>.marshal, regexes.marshal
+    and templates.marshal."""
     import json
 
     from llmc.read.inputs import builtin_sets
@@ -159,9 +194,11 @@ def main() -> None:
         path = FOLDER / "crd" / f"{source.stem}.marshal"
         path.write_bytes(marshal.dumps((len(data), zlib.crc32(data), shared(json.loads(data)))))
         print(f"wrote {path}")
-    path = FOLDER / "regexes.marshal"
-    path.write_bytes(marshal.dumps(regex_table()))
-    print(f"wrote {path}")
+    patterns, literals = recorded_renders()
+    for name, table in (("regexes", regex_table(patterns)), ("templates", template_table(literals))):
+        path = FOLDER / f"{name}.marshal"
+        path.write_bytes(marshal.dumps(table))
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

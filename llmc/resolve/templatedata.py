@@ -33,7 +33,9 @@ from llmc.go.template.nodes import (
     ActionNode, BoolNode, BranchNode, CommandNode, CommentNode, FieldNode, IdentifierNode, ListNode, NilNode, Node,
     NumberNode, PipeNode, StringNode, TextNode,
 )
+from llmc.go.template.packed import unpack
 from llmc.go.template.parse import Tree, parse_templates
+from llmc.resolve import parsed_strings
 from llmc.resolve.template_funcs import kserve_funcs
 from llmc.go.reflect import (
     ANY, BASIC, BOOL, BYTES, INT32, INT64, STRING, GoField, GoType, Method, Value, map_of, ptr_to, slice_of,
@@ -319,8 +321,26 @@ def _empty_config() -> Template:
     return parse("config", "", funcs=FUNCS, missingkey="error")
 
 
+@lru_cache(maxsize=1)
+def _parsed_ahead() -> dict[str, Any]:
+    return parsed_strings.read_table(function_names())
+
+
+def function_names() -> tuple[str, ...]:
+    """The names of the functions `config` templates may call, sorted."""
+    return tuple(sorted(_empty_config().funcs))
+
+
 @lru_cache(maxsize=4096)
 def _string_nodes(literal: str) -> tuple[Node, ...] | None:
+    """`parse_string(literal)`, from the strings parsed ahead of time when they hold it (`parsed_strings`)."""
+    ahead = _parsed_ahead().get(literal)
+    if ahead is not None:
+        return tuple(unpack(ahead))
+    return parse_string(literal)
+
+
+def parse_string(literal: str) -> tuple[Node, ...] | None:
     """The nodes of one JSON string literal parsed alone, or None when it is not a template on its own."""
     try:
         trees = parse_templates("config", literal, _empty_config().funcs.keys())
