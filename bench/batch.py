@@ -31,7 +31,7 @@ from pathlib import Path
 import yaml
 
 import gen
-from common import child_env, interleaved, llmc_command, report, show
+from common import child_env, interleaved, llmc_command, report, run_output, show
 
 TARGET = 1.25  # issue 18, at -j 1
 
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp) / "services"
         gen.write(folder, args.services)
         base = [*llmc_command(), "render", "-q"]
-        out = subprocess.run([*base, "-f", str(folder)], env=env, capture_output=True, check=True).stdout
+        out = run_output([*base, "-f", str(folder)], env)
         objs = list(yaml.load_all(out, Loader=yaml.CSafeLoader))
         print(f"{args.services} services -> {len(objs)} objects, {len(out) / 1e6:.1f} MB of YAML; "
               f"{args.rounds} interleaved rounds (after one warm-up round), medians:")

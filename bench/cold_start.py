@@ -22,15 +22,14 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 
-from common import ROOT, child_env, llmc_command, require, run_measured, show
+from common import ROOT, UPSTREAM, child_env, llmc_command, require, require_file, run_measured, run_output, show
 
 TARGET = 1.2
-SAMPLE = ROOT.parent / "shared/upstream/kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml"
-KSERVE_PRESETS = ROOT.parent / "shared/upstream/kserve/presets/master"
+SAMPLE = UPSTREAM / "kserve/samples/managed-dra/llm-inference-service-managed-dra-minimal.yaml"
+KSERVE_PRESETS = UPSTREAM / "kserve/presets/master"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,17 +37,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--sample", default=str(SAMPLE))
     parser.add_argument("--overlay", default=str(ROOT / "bench/data/managed-dra-overlay"))
+    parser.add_argument("--kserve-presets", default=str(KSERVE_PRESETS),
+                        help="KServe's preset folder (skipped when absent)")
     args = parser.parse_args(argv)
+    require_file(args.sample, "the managed-DRA sample (KServe's upstream data; set --sample)")
+    require_file(args.overlay, "the kustomize overlay (set --overlay)")
 
     env = child_env()
     llmc = llmc_command()
-    rendered = subprocess.run([*llmc, "render", "-q", "-f", args.sample], env=env, capture_output=True, check=True).stdout
+    rendered = run_output([*llmc, "render", "-q", "-f", args.sample], env)
     output = os.path.join(tempfile.mkdtemp(), "llmc-output.yaml")
     with open(output, "wb") as f:
         f.write(rendered)
     commands = {"llmc render (built-in presets)": [*llmc, "render", "-f", args.sample]}
-    if KSERVE_PRESETS.is_dir():
-        commands["llmc render (KServe presets)"] = [*llmc, "render", "-f", args.sample, "--presets", str(KSERVE_PRESETS)]
+    if os.path.isdir(args.kserve_presets):
+        commands["llmc render (KServe presets)"] = [*llmc, "render", "-f", args.sample, "--presets", args.kserve_presets]
     commands.update({
         "kubectl kustomize": [require("kubectl"), "kustomize", args.overlay],
         "python floor": [sys.executable, str(ROOT / "bench/floor.py"), output],

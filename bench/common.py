@@ -20,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+# KServe's upstream data sits next to the clone, as for the tests (tests/conftest.py).
+UPSTREAM = ROOT.parent / "shared" / "upstream"
 
 
 def llmc_command() -> list[str]:
@@ -44,6 +46,22 @@ def child_env() -> dict[str, str]:
 
 def show(cmd: Sequence[str]) -> str:
     return shlex.join(str(c) for c in cmd)
+
+
+def run_output(cmd: Sequence[str], env: dict[str, str]) -> bytes:
+    """Stdout of one run; a failing command ends the bench with its exit code and stderr, not a traceback."""
+    proc = subprocess.run(cmd, env=env, capture_output=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{show(cmd)} failed with exit code {proc.returncode}:\n{proc.stderr.decode()[-2000:]}")
+    return proc.stdout
+
+
+def require_file(path: Path | str, what: str) -> Path:
+    """`path`, or end the bench with a message naming what is missing and the flag that sets it."""
+    path = Path(path)
+    if not path.exists():
+        raise SystemExit(f"{what} not found at {path}")
+    return path
 
 
 def run_once(cmd: Sequence[str], env: dict[str, str], stdout=subprocess.DEVNULL) -> float:
