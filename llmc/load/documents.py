@@ -585,7 +585,9 @@ def load_text(text: str, file: str = "<input>", *, keep_positions: bool = True) 
     documents hold `text` instead of their position tables and read them again
     when first asked for a location.
     """
-    docs = _load_text(text, file)
+    docs = None if keep_positions else _quick_load(text, file)
+    if docs is None:
+        docs = _load_text(text, file)
     if not keep_positions:
         for doc in docs:
             doc.positions, doc.key_positions, doc.source = _UNREAD, _UNREAD, text
@@ -626,6 +628,80 @@ def _load_text(text: str, file: str) -> list[Document]:
         return _load_yaml(_json_as_yaml(text), file)
     except LlmcError:  # JSON that YAML cannot read, e.g. a key over YAML's 1024-character limit
         return docs
+
+
+class _Unusual(Exception):
+    """What `_quick_load` leaves to the full builder: anything to refuse, or rare enough not to handle twice."""
+
+
+def _quick_load(text: str, file: str) -> list[Document] | None:
+    """The documents of ordinary YAML without position tables, or None: then `_load_text` reads it.
+
+    Most input is plain block YAML with no tags, anchors, odd keys or errors. For it, this
+    builds the same data as `_Builder` without keeping a path or a position per node,
+    about half of the builder's time; anything else (a tag, an anchor, a key that is not
+    a plain string, a duplicate key, a value JSON cannot carry, the limits, a syntax error,
+    a document that is not an object) gives None, and the full builder reads the text
+    again and decides, with its positions. tests/test_load.py compares the two.
+    """
+    _check_size(text, file)
+    text = text.removeprefix("\ufeff")
+    if text.lstrip()[:1] in ("{", "["):
+        return None
+    parser = _Loader(text)
+    get = parser.get_event
+
+    def node(event: Any, depth: int) -> Any:
+        cls = type(event)
+        if cls is ScalarEvent:
+            value = event.value
+            if event.anchor is not None or event.tag is not None or len(value) * 4 > MAX_STRING_BYTES:
+                raise _Unusual
+            if not event.implicit[0] or (value and value[0] not in _MAYBE_NOT_STR):
+                return value
+            return resolve_plain(value)
+        if cls is AliasEvent or event.anchor is not None or event.tag is not None or depth > MAX_DEPTH:
+            raise _Unusual
+        if cls is MappingStartEvent:
+            result: dict[str, Any] = {}
+            while True:
+                event = get()
+                if type(event) is not ScalarEvent:
+                    if type(event) is MappingEndEvent:
+                        return result
+                    raise _Unusual
+                key = event.value
+                if (event.anchor is not None or event.tag is not None or len(key) * 4 > MAX_STRING_BYTES
+                        or key in result or key == "<<" or (event.implicit[0] and (
+                            not key or key[0] in _MAYBE_NOT_STR and type(resolve_plain(key, False)) is not str))):
+                    raise _Unusual
+                result[intern(key)] = node(get(), depth + 1)
+        items: list[Any] = []
+        while True:
+            event = get()
+            if type(event) is SequenceEndEvent:
+                return items
+            items.append(node(event, depth + 1))
+
+    docs: list[Document] = []
+    try:
+        get()  # StreamStart
+        index = 0
+        while type(get()) is not StreamEndEvent:  # DocumentStart
+            if index >= MAX_DOCUMENTS:
+                return None
+            value = node(get(), 1)
+            get()  # DocumentEnd
+            if value is not None:
+                if type(value) is not dict:
+                    return None
+                docs.extend(_expand(Document(value, file, index)))
+            index += 1
+    except (_Unusual, _Unrepresentable, LlmcError, yaml.YAMLError):
+        return None
+    finally:
+        parser.dispose()
+    return docs
 
 
 def _load_yaml(text: str, file: str) -> list[Document]:
