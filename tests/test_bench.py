@@ -5,12 +5,11 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
-BENCH = ROOT / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def bench(script: str, *args: str) -> subprocess.CompletedProcess:
