@@ -210,6 +210,27 @@ _SPECIAL = {"quantity": QUANTITY, "intorstring": INTSTR, "raw": RAW_EXTENSION, "
 _CONVERTED: dict[int, GoType] = {}
 
 
+class _ConvertedStruct(GoType):
+    """The engine's view of a `gotypes` struct, its fields converted when first read.
+
+    Converting every struct the spec reaches costs about 2 ms at every start; a render reads a few dozen.
+    """
+
+    @property
+    def fields(self) -> list[GoField]:  # type: ignore[override]
+        state = self.__dict__
+        source = state.pop("_source", None)
+        if source is not None:
+            state["_fields"] = [GoField(f.go, None if f.inline else f.json, _convert(f.type), embedded=f.inline)
+                                for f in source.fields]
+        return state["_fields"]
+
+    @fields.setter
+    def fields(self, value: list[GoField]) -> None:
+        self.__dict__.pop("_source", None)
+        self.__dict__["_fields"] = value
+
+
 def _convert(t: gotypes.GoType) -> GoType:
     """The engine's view of a `llmc.kserve.gotypes` type (the single table of KServe's Go types)."""
     done = _CONVERTED.get(id(t))
@@ -225,9 +246,8 @@ def _convert(t: gotypes.GoType) -> GoType:
         key = t.name[len("map["):t.name.index("]")]
         out = map_of(STRING if key == "string" else GoType(key, "string"), _convert(t.elem))
     elif t.kind == "struct":
-        out = GoType(t.name, "struct")
-        _CONVERTED[id(t)] = out
-        out.fields = [GoField(f.go, None if f.inline else f.json, _convert(f.type), embedded=f.inline) for f in t.fields]
+        out = _ConvertedStruct(t.name, "struct")
+        out.__dict__["_source"] = t
     elif t.name in BASIC:
         out = BASIC[t.name]
     else:
