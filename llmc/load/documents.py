@@ -701,6 +701,9 @@ def _quick_load(text: str, file: str) -> list[Document] | None:
         return None
     finally:
         parser.dispose()
+        # `node` refers to itself through its closure: break that cycle, or the parser and the
+        # text live until a cyclic collection (start-up runs without one; a batch holds them all).
+        node = None  # noqa: F841
     return docs
 
 
