@@ -106,3 +106,22 @@ def test_the_quick_reader_agrees_with_the_full_builder(text: str):
 @given(st.text(alphabet="ab:-[]{}&*!#'\"\n \t,|>?%@`~01.yn\ufeff", max_size=60))
 def test_the_quick_reader_agrees_on_any_text(text: str):
     assert outcome(text, keep_positions=False) == outcome(text, keep_positions=True)
+
+
+def test_the_quick_reader_leaves_no_cycle():
+    """A batch runs with the cyclic collector mostly off: a cycle would keep each file's parser and text."""
+    import gc
+
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n"
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        docs = documents._quick_load(text, "t.yaml")
+        gc.collect()
+        garbage = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert docs is not None and garbage == []
