@@ -40,8 +40,8 @@ def test_the_quick_reader_reads_the_shipped_and_upstream_files_itself(upstream):
     quick = 0
     files = corpus(upstream)
     for path in files:
-        text = path.read_text(encoding="utf-8")
-        docs = documents._quick_load(text, str(path))
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+        docs = None if text.lstrip()[:1] in ("{", "[") else documents._quick_yaml(text, str(path))
         if docs is not None:
             quick += 1
             full = documents._load_text(text, str(path))
@@ -117,7 +117,7 @@ def test_the_quick_reader_leaves_no_cycle():
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
-        docs = documents._quick_load(text, "t.yaml")
+        docs = documents._quick_yaml(text, "t.yaml")
         gc.collect()
         garbage = list(gc.garbage)
     finally:

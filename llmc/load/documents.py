@@ -585,9 +585,7 @@ def load_text(text: str, file: str = "<input>", *, keep_positions: bool = True) 
     documents hold `text` instead of their position tables and read them again
     when first asked for a location.
     """
-    docs = None if keep_positions else _quick_load(text, file)
-    if docs is None:
-        docs = _load_text(text, file)
+    docs = _load_text(text, file, quick=not keep_positions)
     if not keep_positions:
         for doc in docs:
             doc.positions, doc.key_positions, doc.source = _UNREAD, _UNREAD, text
@@ -600,11 +598,13 @@ def _read_again(text: str, file: str) -> dict[tuple[int, int | None], Document]:
     return {(d.index, d.item): d for d in _load_text(text, file)}
 
 
-def _load_text(text: str, file: str) -> list[Document]:
+def _load_text(text: str, file: str, quick: bool = False) -> list[Document]:
+    """The documents of `text`; `quick` lets ordinary YAML be read without positions (`_quick_yaml`)."""
     _check_size(text, file)
     text = text.removeprefix("\ufeff")
     if text.lstrip()[:1] not in ("{", "["):
-        return _load_yaml(text, file)
+        docs = _quick_yaml(text, file) if quick else None
+        return _load_yaml(text, file) if docs is None else docs
     # JSON, as kubectl reads it: the JSON decoder decides what is accepted; the
     # YAML parser, which reads the same text, supplies the positions.
     try:
@@ -631,23 +631,19 @@ def _load_text(text: str, file: str) -> list[Document]:
 
 
 class _Unusual(Exception):
-    """What `_quick_load` leaves to the full builder: anything to refuse, or rare enough not to handle twice."""
+    """What `_quick_yaml` leaves to the full builder: anything to refuse, or rare enough not to handle twice."""
 
 
-def _quick_load(text: str, file: str) -> list[Document] | None:
-    """The documents of ordinary YAML without position tables, or None: then `_load_text` reads it.
+def _quick_yaml(text: str, file: str) -> list[Document] | None:
+    """The documents of ordinary YAML without position tables, or None: then `_load_yaml` reads it.
 
     Most input is plain block YAML with no tags, anchors, odd keys or errors. For it, this
     builds the same data as `_Builder` without keeping a path or a position per node,
     about half of the builder's time; anything else (a tag, an anchor, a key that is not
     a plain string, a duplicate key, a value JSON cannot carry, the limits, a syntax error,
     a document that is not an object) gives None, and the full builder reads the text
-    again and decides, with its positions. tests/test_load.py compares the two.
+    again and decides, with its positions. tests/test_quick_load.py compares the two.
     """
-    _check_size(text, file)
-    text = text.removeprefix("\ufeff")
-    if text.lstrip()[:1] in ("{", "["):
-        return None
     parser = _Loader(text)
     get = parser.get_event
 
