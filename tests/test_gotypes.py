@@ -419,3 +419,16 @@ def test_projection_is_idempotent(spec: dict[str, Any], overlay: bool) -> None:
     once = project(spec, overlay=overlay)
     again = project(once, overlay=overlay)
     assert json.dumps(again) == json.dumps(once)  # equal, key order included
+
+
+def test_table_structs_build_their_fields_once_on_first_read():
+    from llmc.kserve.gotypes import _Builder
+
+    structs = _Builder().build()
+    spec = structs["kserve.LLMInferenceServiceSpec"]
+    assert "_make_fields" in spec.__dict__  # nothing built yet
+    first = spec.fields
+    assert "_make_fields" not in spec.__dict__ and spec.fields is first
+    assert [f.json for f in first if not f.inline] and all(f.type is not None for f in first)
+    spec.fields = ()  # an assignment replaces what was deferred
+    assert spec.fields == ()

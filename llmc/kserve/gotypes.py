@@ -40,6 +40,7 @@ from functools import cache, lru_cache
 
 from llmc.core.errors import LlmcError, Location
 from llmc.core.jsoncopy import copy_json
+from llmc.core.lazy_fields import LazyFields
 from llmc.core.record import field, record
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
@@ -1118,25 +1119,8 @@ def _display(type_id: str) -> str:
     return f"{_PACKAGES[pkg]}.{name}" if pkg in _PACKAGES else type_id
 
 
-class _TableStruct(GoType):
-    """A struct of `_TABLE` whose fields are built from its lines when first read.
-
-    Building all 185 structs costs about 3 ms at every start; a render reaches a few dozen.
-    """
-
-    @property
-    def fields(self) -> tuple[GoField, ...]:  # type: ignore[override]
-        state = self.__dict__
-        pending = state.pop("_pending", None)
-        if pending is not None:
-            builder, lines = pending
-            state["_fields"] = tuple(builder._field(line) for line in lines)
-        return state["_fields"]
-
-    @fields.setter
-    def fields(self, value: tuple[GoField, ...]) -> None:
-        self.__dict__.pop("_pending", None)
-        self.__dict__["_fields"] = value
+class _TableStruct(LazyFields, GoType):
+    """A struct of `_TABLE`, its fields built from its lines when first read."""
 
 
 class _Builder:
@@ -1155,7 +1139,7 @@ class _Builder:
                 blocks[-1][1].append(line.strip())
         for type_id, lines in blocks:
             struct = self.structs[type_id] = _TableStruct(_display(type_id), "struct")
-            struct.__dict__["_pending"] = (self, lines)
+            struct.defer(lambda lines=lines: tuple(self._field(line) for line in lines))
         return self.structs
 
     def _field(self, line: str) -> GoField:

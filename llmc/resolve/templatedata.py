@@ -40,6 +40,7 @@ from llmc.resolve.template_funcs import kserve_funcs
 from llmc.go.reflect import (
     ANY, BASIC, BOOL, BYTES, INT32, INT64, STRING, GoField, GoType, Method, Value, map_of, ptr_to, slice_of,
 )
+from llmc.core.lazy_fields import LazyFields
 from llmc.kserve import gotypes
 from llmc.go.json import marshal
 from llmc.go.strconv import quote
@@ -210,25 +211,8 @@ _SPECIAL = {"quantity": QUANTITY, "intorstring": INTSTR, "raw": RAW_EXTENSION, "
 _CONVERTED: dict[int, GoType] = {}
 
 
-class _ConvertedStruct(GoType):
-    """The engine's view of a `gotypes` struct, its fields converted when first read.
-
-    Converting every struct the spec reaches costs about 2 ms at every start; a render reads a few dozen.
-    """
-
-    @property
-    def fields(self) -> list[GoField]:  # type: ignore[override]
-        state = self.__dict__
-        source = state.pop("_source", None)
-        if source is not None:
-            state["_fields"] = [GoField(f.go, None if f.inline else f.json, _convert(f.type), embedded=f.inline)
-                                for f in source.fields]
-        return state["_fields"]
-
-    @fields.setter
-    def fields(self, value: list[GoField]) -> None:
-        self.__dict__.pop("_source", None)
-        self.__dict__["_fields"] = value
+class _ConvertedStruct(LazyFields, GoType):
+    """The engine's view of a `gotypes` struct, its fields converted when first read."""
 
 
 def _convert(t: gotypes.GoType) -> GoType:
@@ -247,7 +231,8 @@ def _convert(t: gotypes.GoType) -> GoType:
         out = map_of(STRING if key == "string" else GoType(key, "string"), _convert(t.elem))
     elif t.kind == "struct":
         out = _ConvertedStruct(t.name, "struct")
-        out.__dict__["_source"] = t
+        out.defer(lambda: [GoField(f.go, None if f.inline else f.json, _convert(f.type), embedded=f.inline)
+                           for f in t.fields])
     elif t.name in BASIC:
         out = BASIC[t.name]
     else:
