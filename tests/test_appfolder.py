@@ -47,7 +47,7 @@ def app(tmp_path: Path) -> Path:
 
 def test_walk_keeps_only_manifests_and_says_why_it_skipped_the_rest(app):
     skipped: list[tuple[str, str]] = []
-    assert walk(app, skipped) == [app / "svc.yaml"]
+    assert walk(str(app), skipped) == [str(app / "svc.yaml")]
     # a hidden folder is reported once and not walked (a .git/ can hold thousands of files)
     hidden_folder = lambda n: next((f"{'/'.join(n.split('/')[:i])}" for i, part in enumerate(n.split("/"), 1)  # noqa: E731
                                     if part.startswith(".") and i < len(n.split("/"))), n)
@@ -56,12 +56,12 @@ def test_walk_keeps_only_manifests_and_says_why_it_skipped_the_rest(app):
 
 @pytest.mark.parametrize("name", ["values.yaml", "values-x.yml", "kustomization.yaml", "Chart.yaml", ".x.yaml", "a/.b/c.yaml"])
 def test_skip_reason_names_the_rule(name):
-    assert skip_reason(Path(name))
+    assert skip_reason(name)
 
 
 @pytest.mark.parametrize("name", ["svc.yaml", "values/svc.yaml", "my-values.yaml", "chart.yaml.json"])
 def test_ordinary_manifests_are_read(name):
-    assert skip_reason(Path(name)) is None
+    assert skip_reason(name) is None
 
 
 def test_a_file_named_explicitly_is_read_whatever_its_name(app):
@@ -213,3 +213,89 @@ def test_an_object_given_twice_or_also_rendered_is_refused(repo):
     (repo / "rendered.yaml").unlink()
     twice = _llmc("render", "-f", ".", "-f", "storage.yaml", cwd=repo)
     assert twice.returncode == 1 and "(the same file is read twice)" in twice.stderr, twice.stderr
+
+
+# --------------------------------------------------------------------------- the same paths as pathlib wrote them
+#
+# llmc.read.appfolder and llmc.read.inputs use os.path (pathlib's import is about 4 ms of a cold render). Names
+# and order reach error messages, `-v`'s skipped list and the order documents are read in, so they must stay
+# what the pathlib code gave. `_pathlib_walk` is that code, kept here as the reference.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from llmc.read.appfolder import NOT_MANIFESTS, SUFFIXES, normal, sort_key, suffix  # noqa: E402
+from llmc.read.inputs import expand  # noqa: E402
+
+
+def _pathlib_skip_reason(relative: Path) -> str | None:
+    import fnmatch
+
+    if any(part.startswith(".") for part in relative.parts):
+        return "hidden file or folder"
+    if any(fnmatch.fnmatchcase(relative.name, pattern) for pattern in NOT_MANIFESTS):
+        return "kustomize or helm file"
+    if relative.suffix not in SUFFIXES:
+        return "not .yaml, .yml or .json"
+    return None
+
+
+def _pathlib_walk(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        for name in [d for d in dirnames if d.startswith(".")]:
+            dirnames.remove(name)
+            skipped.append((str(here / name), "hidden file or folder"))
+        for name in filenames:
+            path = here / name
+            if not path.is_file():
+                continue
+            reason = _pathlib_skip_reason(path.relative_to(folder))
+            if reason is None:
+                found.append(path)
+            elif path.suffix in SUFFIXES or path.name == "Kustomization":
+                skipped.append((str(path), reason))
+    skipped.sort()
+    return [str(p) for p in sorted(found)]
+
+
+PART = st.text(alphabet="ab-._ Z", min_size=1, max_size=6).filter(lambda p: p not in (".", ".."))
+NAME = st.sampled_from(["a.yaml", "a-b.yaml", "a", "b.yml", "x.json", ".h.yaml", "values-1.yaml", "Kustomization",
+                        "k.yaml.", "a..yaml", "kustomization.yml", "Chart.yaml", "z.txt", "A.yaml", "a.b.json"])
+TREE = st.lists(st.tuples(st.lists(st.sampled_from(["a", "a-b", "a.b", ".git", "b", "A", "a b"]), max_size=3), NAME),
+                max_size=12)
+
+
+@given(st.text(alphabet="/.ab", max_size=10), st.text(alphabet=".ab", max_size=6))
+def test_normal_and_suffix_are_pathlibs(raw, name):
+    assert normal(raw) == str(Path(raw))
+    assert suffix(name) == Path(name).suffix
+
+
+@given(st.lists(st.lists(PART, min_size=1, max_size=4), min_size=2, max_size=8))
+def test_sort_key_orders_as_pathlib(paths):
+    names = ["/".join(parts) for parts in paths]
+    assert sorted(names, key=sort_key) == [str(p) for p in sorted(map(Path, names))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(TREE, st.sampled_from(["{}", "{}/", "{}//", "{}/.", "./{}", "{}/./", ".", "./"]))
+def test_walk_and_expand_give_pathlibs_names_and_order(tmp_path_factory, tree, spelling):
+    root = tmp_path_factory.mktemp("tree")
+    for folders, name in tree:
+        target = root.joinpath(*folders, name)
+        if target.exists() or any(p.is_file() for p in target.parents if p != root):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("x: 1\n")
+    folder = spelling.format(root.name)
+    ours, theirs = [], []
+    cwd = os.getcwd()
+    os.chdir(root if folder in (".", "./") else root.parent)
+    try:
+        assert walk(folder, ours) == _pathlib_walk(Path(folder), theirs)
+        assert ours == theirs
+        assert expand([folder]) == _pathlib_walk(Path(folder), [])
+    finally:
+        os.chdir(cwd)

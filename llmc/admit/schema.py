@@ -26,6 +26,7 @@ beyond int-or-string, `status` (ignored on create).
 from __future__ import annotations
 
 import marshal
+import os
 import re
 from functools import cache
 
@@ -290,7 +291,7 @@ def schema_for(api_version: str, kind: str) -> dict[str, Any] | None:
         return None
     from llmc.core.resources import read_schema
 
-    return read_schema(data_dir("schemas") / "crd" / name)
+    return read_schema(os.path.join(data_dir("schemas"), "crd", name))
 
 
 def _schema_of(obj: dict[str, Any]) -> dict[str, Any] | None:

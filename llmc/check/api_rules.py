@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import json
 import marshal
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from pathlib import Path as FsPath
 
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.load.documents import Path, format_path
@@ -58,6 +58,7 @@ from llmc.admit.schema import (
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:  # jsonschema is imported when schemas are used: `render` without them stays fast
+    from pathlib import Path as FsPath
     from typing import Any
     import jsonschema
     from referencing import Registry
@@ -90,6 +91,9 @@ OBJECT_BYTES_LIMIT = 1536 * 1024
 
 
 def _schema_root() -> FsPath:
+    """kubernetes-validate's schema folder (for --validate only: pathlib stays off a plain render's imports)."""
+    from pathlib import Path as FsPath
+
     try:
         import kubernetes_validate
     except ModuleNotFoundError:
@@ -204,7 +208,7 @@ def crd_schema(api_version: str, kind: str) -> dict[str, Any] | None:
         return None
     from llmc.core.resources import read_schema
 
-    return read_schema(data_dir("schemas") / "crd" / name)
+    return read_schema(os.path.join(data_dir("schemas"), "crd", name))
 
 
 @cache

@@ -351,7 +351,7 @@ def _app_files(root: Path, paths: tuple[str, ...]) -> list[Path]:
     for raw in paths:
         path = _inside(root, raw)
         if path.is_dir():
-            found = [p for p in walk(path) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
+            found = [p for p in map(Path, walk(str(path))) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
             out += [_inside(root, str(p.relative_to(root))) for p in found]  # a symlink must not lead out either
         elif path.is_file():
             out.append(path)
@@ -410,7 +410,7 @@ def schema(
     from llmc.core.resources import data_dir
     from llmc.gitops.schema_export import KINDS, OUTPUT_KINDS, crd_file, kubeconform_files, single_file
 
-    crds = {name: json.loads((data_dir("schemas") / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS + OUTPUT_KINDS)}
+    crds = {name: json.loads((Path(data_dir("schemas")) / "crd" / name).read_text(encoding="utf-8")) for name in (crd_file(*k) for k in KINDS + OUTPUT_KINDS)}
     try:
         if out is not None:
             folder = Path(out)

@@ -14,49 +14,100 @@ A file named explicitly is always read, whatever its name.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
-from pathlib import Path
+import stat
 
 from llmc.core.errors import LlmcError, Location
 
 SUFFIXES = (".yaml", ".yml", ".json")
 NOT_MANIFESTS = ("kustomization.yaml", "kustomization.yml", "Kustomization", "Chart.yaml", "values*.yaml", "values*.yml")
+# what pathlib's is_file/is_dir/exists take for "no": other errors (EACCES, ENAMETOOLONG) are raised
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 
-def skip_reason(relative: Path) -> str | None:
-    """Why the file at `relative` (to the walked folder) is no manifest, or None when it is one."""
-    if any(part.startswith(".") for part in relative.parts):
+def skip_reason(relative: str) -> str | None:
+    """Why the file at `relative` (to the walked folder, '/'-separated) is no manifest, or None when it is one."""
+    parts = [p for p in relative.split("/") if p and p != "."]
+    if any(part.startswith(".") for part in parts):
         return "hidden file or folder"
-    if any(fnmatch.fnmatchcase(relative.name, pattern) for pattern in NOT_MANIFESTS):
+    name = parts[-1] if parts else ""
+    if any(fnmatch.fnmatchcase(name, pattern) for pattern in NOT_MANIFESTS):
         return "kustomize or helm file"
-    if relative.suffix not in SUFFIXES:
+    if suffix(name) not in SUFFIXES:
         return "not .yaml, .yml or .json"
     return None
 
 
-def walk(folder: Path, skipped: list[tuple[str, str]] | None = None) -> list[Path]:
-    """The manifest files under `folder`, sorted; `skipped` receives (path, reason) of the other yaml/json
-    files and of hidden folders (not walked). A subfolder that cannot be read is an error, not skipped."""
-    def unreadable(exc: OSError) -> None:
-        raise LlmcError(f"cannot read folder: {exc.strerror}", Location(exc.filename or str(folder)), exit_code=1)
+def suffix(name: str) -> str:
+    """A file name's extension as pathlib's `suffix` gives it ("" for ".yaml" or "x.")."""
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
 
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable):
-        here = Path(dirpath)
+
+def normal(path: str) -> str:
+    """`str(pathlib.PurePosixPath(path))`: empty and "." parts dropped, one root slash (two kept as two)."""
+    slashes = len(path) - len(path.lstrip("/"))
+    root = "//" if slashes == 2 else "/" if slashes else ""
+    parts = [p for p in path.split("/") if p and p != "."]
+    return root + "/".join(parts) if root or parts else "."
+
+
+def join(folder: str, name: str) -> str:
+    """`str(PurePosixPath(folder) / name)` for a `normal` folder and a plain file name."""
+    if folder == ".":
+        return name
+    return folder + name if folder.endswith("/") else f"{folder}/{name}"
+
+
+def sort_key(path: str) -> list[str]:
+    """pathlib's order (part by part) for `normal` paths: "a/b" sorts before "a-c", as it does there."""
+    return path.split("/")
+
+
+def stat_is(path: str, test) -> bool:
+    """pathlib's `is_file`/`is_dir`/`exists` (`test` takes the stat result): False when absent, other errors raised."""
+    try:
+        return test(os.stat(path))
+    except OSError as exc:
+        if exc.errno in _ABSENT:
+            return False
+        raise
+    except ValueError:  # an embedded NUL
+        return False
+
+
+def _regular(st: os.stat_result) -> bool:
+    return stat.S_ISREG(st.st_mode)
+
+
+def walk(folder: str, skipped: list[tuple[str, str]] | None = None) -> list[str]:
+    """The manifest files under `folder`, sorted; `skipped` receives (path, reason) of the other yaml/json
+    files and of hidden folders (not walked). A subfolder that cannot be read is an error, not skipped.
+    Paths are written as pathlib writes them (`normal`)."""
+    top = normal(os.fspath(folder))
+
+    def unreadable(exc: OSError) -> None:
+        raise LlmcError(f"cannot read folder: {exc.strerror}", Location(exc.filename or top), exit_code=1)
+
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
+        here = normal(dirpath)
+        relative = dirpath[len(top):]
         for name in [d for d in dirnames if d.startswith(".")]:
             dirnames.remove(name)
             if skipped is not None:
-                skipped.append((str(here / name), "hidden file or folder"))
+                skipped.append((join(here, name), "hidden file or folder"))
         for name in filenames:
-            path = here / name
-            if not path.is_file():
+            path = join(here, name)
+            if not stat_is(path, _regular):
                 continue
-            reason = skip_reason(path.relative_to(folder))
+            reason = skip_reason(f"{relative}/{name}")
             if reason is None:
                 found.append(path)
-            elif skipped is not None and (path.suffix in SUFFIXES or path.name == "Kustomization"):
-                skipped.append((str(path), reason))
+            elif skipped is not None and (suffix(name) in SUFFIXES or name == "Kustomization"):
+                skipped.append((path, reason))
     if skipped is not None:
         skipped.sort()
-    return sorted(found)
+    return sorted(found, key=sort_key)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from functools import cache
-from pathlib import Path
 
-from llmc.read.appfolder import walk
+from llmc.read.appfolder import stat_is, walk
 from llmc.core.errors import ErrorList, LlmcError, Location
 from llmc.load.documents import Document, load_text
 
@@ -18,18 +19,25 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
         if raw == "-":
             out.append(raw)
             continue
-        path = Path(raw)
         try:
-            is_dir, exists = path.is_dir(), path.exists()
+            is_dir, exists = stat_is(raw, _folder), stat_is(raw, _any)
         except OSError as exc:  # a name too long, a loop of symlinks
             raise LlmcError(f"cannot read: {exc.strerror}", Location(raw[:200]), exit_code=2) from None
         if is_dir:
-            out += [str(p) for p in walk(path, skipped)]
+            out += walk(raw, skipped)
         elif exists:  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return out
+
+
+def _folder(st: os.stat_result) -> bool:
+    return stat.S_ISDIR(st.st_mode)
+
+
+def _any(st: os.stat_result) -> bool:
+    return True
 
 
 def read_text(name: str) -> str:
@@ -109,7 +117,8 @@ RUNTIMES_DIR = "runtimes"  # presets/runtimes holds ServingRuntimes for Inferenc
 def builtin_sets() -> list[str]:
     from llmc.core.resources import data_dir
 
-    return sorted(p.name for p in data_dir("presets").iterdir() if p.is_dir() and p.name != RUNTIMES_DIR)
+    folder = data_dir("presets")
+    return sorted(name for name in os.listdir(folder) if os.path.isdir(os.path.join(folder, name)) and name != RUNTIMES_DIR)
 
 
 @cache
@@ -123,7 +132,7 @@ def builtin_preset_files(name: str) -> tuple[str, ...]:
             hint=f"built-in sets: {', '.join(builtin_sets())}",
             exit_code=2,
         )
-    return tuple(expand([str(data_dir("presets") / name)]))
+    return tuple(expand([os.path.join(data_dir("presets"), name)]))
 
 
 def runtime_documents(runtimes: list[str] | None, sources: dict[str, str]) -> list[Document]:
@@ -133,5 +142,6 @@ def runtime_documents(runtimes: list[str] | None, sources: dict[str, str]) -> li
 
     if runtimes:
         return read_documents(runtimes, sources)
-    folder = data_dir("presets") / RUNTIMES_DIR
-    return read_documents(sorted(str(p) for p in folder.glob("*.yaml")), sources)
+    folder = os.path.join(data_dir("presets"), RUNTIMES_DIR)
+    return read_documents(sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".yaml")),
+                          sources)

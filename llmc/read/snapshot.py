@@ -29,8 +29,7 @@ schema or the admission, run `python -m llmc.read.snapshot` to write them again.
 from __future__ import annotations
 
 import marshal
-import zlib
-from pathlib import Path
+import os
 
 from llmc.core.resources import SNAPSHOTS, shared
 from llmc.load.documents import Document
@@ -52,12 +51,13 @@ def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: st
     `sources` receives each file's text, as `read_documents` would give it.
     """
     try:
-        data = marshal.loads((FOLDER / f"{set_name}.marshal").read_bytes())
+        with open(os.path.join(FOLDER, f"{set_name}.marshal"), "rb") as f:
+            data = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
-    if data["files"] != [(Path(file).name, _read(file)) for file in files]:
+    if data["files"] != [(os.path.basename(file), _read(file)) for file in files]:
         return None
     texts = [text for _, text in data["files"]]
     configs = []
@@ -74,7 +74,8 @@ def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: st
 
 def _read(file: str) -> str | None:
     try:
-        return Path(file).read_text(encoding="utf-8")
+        with open(file, encoding="utf-8") as f:
+            return f.read()
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -95,7 +96,7 @@ def build(set_name: str) -> dict[str, Any]:
         defaulted = not (doc.obj.get("metadata") or {}).get("namespace")
         entries.append((files.index(doc.file), doc.index, doc.item, doc.obj, config.obj, config.name,
                         _DEFAULTED if defaulted else config.namespace))
-    return {"format": FORMAT, "files": [(Path(f).name, sources[f]) for f in files], "configs": entries}
+    return {"format": FORMAT, "files": [(os.path.basename(f), sources[f]) for f in files], "configs": entries}
 
 
 # Run in a child: record every pattern compiled while llmc renders argv[1:] (from the first import),
@@ -140,10 +141,12 @@ def recorded(argv: list[str]) -> tuple[set[tuple[str | bytes, int]], set[str]]:
 
 def recorded_renders() -> tuple[set[tuple[str | bytes, int]], set[str]]:
     """What renders of the shipped examples, with each built-in set and output format, compile and parse."""
+    from pathlib import Path
+
     from llmc.core.resources import data_dir
     from llmc.read.inputs import builtin_sets
 
-    examples = sorted(data_dir("docs").glob("examples/*.yaml"))
+    examples = sorted(Path(data_dir("docs")).glob("examples/*.yaml"))
     patterns: set[tuple[str | bytes, int]] = set()
     literals: set[str] = set()
     for set_name in builtin_sets():
@@ -180,23 +183,26 @@ def main() -> None:
     """Write llmc/snapshots/<set>.marshal for every built-in preset set, crd/<schema>.marshal, regexes.marshal
     and templates.marshal."""
     import json
+    import zlib
+    from pathlib import Path
 
     from llmc.read.inputs import builtin_sets
     from llmc.core.resources import data_dir
 
-    (FOLDER / "crd").mkdir(parents=True, exist_ok=True)
+    folder = Path(FOLDER)
+    (folder / "crd").mkdir(parents=True, exist_ok=True)
     for set_name in builtin_sets():
-        path = FOLDER / f"{set_name}.marshal"
+        path = folder / f"{set_name}.marshal"
         path.write_bytes(marshal.dumps(build(set_name)))
         print(f"wrote {path}")
-    for source in sorted((data_dir("schemas") / "crd").glob("*.json")):
+    for source in sorted((Path(data_dir("schemas")) / "crd").glob("*.json")):
         data = source.read_bytes()
-        path = FOLDER / "crd" / f"{source.stem}.marshal"
+        path = folder / "crd" / f"{source.stem}.marshal"
         path.write_bytes(marshal.dumps((len(data), zlib.crc32(data), shared(json.loads(data)))))
         print(f"wrote {path}")
     patterns, literals = recorded_renders()
     for name, table in (("regexes", regex_table(patterns)), ("templates", template_table(literals))):
-        path = FOLDER / f"{name}.marshal"
+        path = folder / f"{name}.marshal"
         path.write_bytes(marshal.dumps(table))
         print(f"wrote {path}")
 

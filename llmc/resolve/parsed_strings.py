@@ -16,6 +16,7 @@ entry afresh and compares.
 from __future__ import annotations
 
 import marshal
+import os
 
 from llmc.core.resources import SNAPSHOTS
 from llmc.go.template import packed
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 FORMAT = 1
-TABLE = SNAPSHOTS / "templates.marshal"
+TABLE = os.path.join(SNAPSHOTS, "templates.marshal")
 
 
 def header(funcs: tuple[str, ...]) -> tuple:
@@ -36,7 +37,8 @@ def header(funcs: tuple[str, ...]) -> tuple:
 def read_table(funcs: tuple[str, ...]) -> dict[str, Any]:
     """Packed nodes by literal; empty when the table is missing, unreadable, or made for other classes or functions."""
     try:
-        made_for, entries = marshal.loads(TABLE.read_bytes())
+        with open(TABLE, "rb") as f:
+            made_for, entries = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     return entries if made_for == header(funcs) else {}
