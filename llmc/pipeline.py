@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import marshal
 
+from llmc.admit.admission import SERVICE_KIND
 from llmc.core.errors import ErrorList, LlmcError
 from llmc.core.findings import Finding
 from llmc.load.documents import Document, relocate
 from llmc.resolve.presets import CONFIG_KIND, ConfigStore, StoredConfig
-from llmc.core.record import field, record, replace
+from llmc.core.record import field, record
 from llmc.render.context import RenderOptions
 from llmc.resolve.resolver import Behaviour, Resolved, Resolver
 from llmc.kserve.settings import Settings
@@ -22,9 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from llmc.core.errors import Location
-
-SERVICE_KIND = "LLMInferenceService"
-CLUSTER_STATE_KINDS = frozenset({"Gateway", "HTTPRoute", "Service"})
 
 
 @record(frozen=True)
@@ -239,11 +237,8 @@ def admit_request(request: Request) -> Admission:
     An admitted service's Document is released (`Document.release`): rendering reads the admitted
     object (`PendingService.packed`), and only an error reads the document's data again.
     """
-    from llmc.admit.conversion import V1ALPHA1, to_v1alpha2
+    from llmc.admit.admission import admit_document
     from llmc.kserve.isvc_kinds import INPUT_KINDS as ISVC_KINDS
-    from llmc.load.documents import check_kind
-    from llmc.admit.schema import apply_defaults, validate
-    from llmc.admit.webhook import default_service, validate_config, validate_service
 
     errors: list[LlmcError] = []
     services: list[PendingService] = []
@@ -252,25 +247,8 @@ def admit_request(request: Request) -> Admission:
     cluster_state: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
 
     def admit(doc: Document, default_ns: str) -> dict[str, Any] | None:
-        """What the API server does on create: CRD defaults, mutating webhook, schema and CEL, validating webhook."""
         try:
-            check_kind(doc)
-            _require_objects(doc)
-            obj = _with_namespace(doc.obj, default_ns)
-            if obj.get("apiVersion") == V1ALPHA1:
-                obj = to_v1alpha2(obj)
-            if obj["kind"] in CLUSTER_STATE_KINDS or obj["kind"] == "ConfigMap":
-                return obj
-            obj = apply_defaults(obj)
-            mutated = obj["kind"] == SERVICE_KIND
-            if mutated:  # the API server defaults a webhook's patched object again
-                obj = default_service(obj)
-            validate(replace(doc, obj=obj), defaulted=not mutated)
-            if obj["kind"] == SERVICE_KIND:
-                validate_service(obj, doc)
-            else:
-                validate_config(obj, doc)
-            return obj
+            return admit_document(doc, default_ns)
         except ErrorList as errs:
             errors.extend(relocate(e, doc) for e in errs.errors)
         except LlmcError as err:
@@ -421,9 +399,6 @@ def _check_references(ctx, objects: list[dict[str, Any]]) -> None:
         raise ErrorList(errors)
 
 
-_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
-
-
 def _unread(doc: Document) -> bool:
     """A document llmc refuses to read (llmc.load.documents.check_kind)."""
     from llmc.load.documents import check_kind
@@ -433,22 +408,6 @@ def _unread(doc: Document) -> bool:
     except LlmcError:
         return True
     return False
-
-
-def _require_objects(doc: Document) -> None:
-    """metadata and spec must be mappings before anything reads them (the API server's message)."""
-    for key in ("metadata", "spec"):
-        value = doc.obj.get(key)
-        if value is not None and not isinstance(value, dict):
-            kind = _JSON_TYPES.get(type(value), "object")
-            raise LlmcError(f'Invalid value: "{kind}": {key} in body must be of type object: "{kind}"', doc.locate((key,)))
-
-
-def _with_namespace(obj: dict[str, Any], namespace: str) -> dict[str, Any]:
-    meta = obj.get("metadata") or {}
-    if meta.get("namespace"):
-        return obj
-    return {**obj, "metadata": {**meta, "namespace": namespace}}
 
 
 def _stored(obj: dict[str, Any], doc: Document) -> StoredConfig:
