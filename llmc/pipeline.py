@@ -224,6 +224,26 @@ class Admission:
     services: list[PendingService]  # by key, then input order (`ordered_objects`' order)
 
 
+# the modules of the stages after admission that a render imports lazily (see `import_stages`)
+LATER_STAGES = (
+    "llmc.resolve.merge", "llmc.resolve.splice", "llmc.resolve.stopped", "llmc.resolve.templatedata", "llmc.kserve.gotypes",
+    "llmc.render.service", "llmc.render.certificate", "llmc.render.kvcache", "llmc.render.lora", "llmc.render.multinode",
+    "llmc.render.parallelism", "llmc.render.router", "llmc.render.scaling", "llmc.render.storage", "llmc.render.tracing",
+    "llmc.check.blame", "llmc.check.collisions", "llmc.check.references", "llmc.output.emit", "llmc.stream",
+)
+
+
+def import_stages() -> None:
+    """Import the stages after admission (resolve, render, check, emit), which a render imports lazily.
+
+    `llmc render --presets` calls it while llmc.read.preset_helper's helper admits the presets:
+    these imports then cost no wall time. tests/test_preset_helper.py checks that a render
+    imports nothing more after them.
+    """
+    for name in LATER_STAGES:
+        __import__(name)
+
+
 def isvc_inputs(request: Request) -> list[Document]:
     """The request's InferenceServices and what they need (llmc.isvc), for `compile_isvc`."""
     from llmc.kserve.isvc_kinds import INPUT_KINDS

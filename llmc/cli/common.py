@@ -166,7 +166,12 @@ def build_request(config, sources, documents=(), skipped=None):
     inputs, passthrough = partition([*documents, *read_documents(list(config.files), sources, skipped=skipped)])
     admitted_presets = None
     if config.presets:
-        preset_docs = read_documents(list(config.presets), sources)
+        from llmc.pipeline import import_stages
+        from llmc.read.preset_helper import take
+
+        # llmc.cli.main started the helper; it admits the presets while the later stages are imported
+        admitted_presets = take(config.presets, config.system_namespace, sources, meanwhile=import_stages)
+        preset_docs = read_documents(list(config.presets), sources) if admitted_presets is None else []
         set_name = None
     else:
         from llmc.read.snapshot import admitted_builtin

@@ -74,6 +74,10 @@ def main() -> None:
         # Start-up allocates much and frees little: the cyclic collector's passes over it are wasted.
         # render_command turns it back on for large batches.
         gc.disable()
+        if options["presets"]:  # read and admitted by a helper while the renderer is imported
+            from llmc.read.preset_helper import start
+
+            start(options["presets"], options["system_namespace"])
         from llmc.cli.render import run
 
         try:
@@ -88,6 +92,10 @@ def main() -> None:
             sys.exit(1)
         finally:
             gc.enable()
+            if options["presets"]:
+                from llmc.read.preset_helper import discard
+
+                discard()
     except SystemExit:
         raise
     except StdoutError as exc:
