@@ -136,6 +136,13 @@ def test_no_helper_for_stdin_pipes_missing_paths_or_one_cpu(tmp_path: Path, monk
     os.mkfifo(fifo)
     for paths in (["-"], [str(fifo)], [str(tmp_path / "absent")], []):
         assert not preset_helper.start(paths, "kserve")
+    quota = tmp_path / "cpu.max"
+    monkeypatch.setattr(preset_helper, "CPU_MAX", str(quota))
+    for text, allowed in (("max 100000\n", True), ("200000 100000\n", True), ("150000 100000\n", False)):
+        quota.write_text(text)
+        assert preset_helper._cpu_quota() >= 2 if allowed else preset_helper._cpu_quota() < 2
+    assert not preset_helper.start([str(tmp_path)], "kserve")  # 1.5 CPUs
+    monkeypatch.setattr(preset_helper, "CPU_MAX", str(tmp_path / "absent"))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
     assert not preset_helper.start([str(tmp_path)], "kserve")
     assert preset_helper._pending is None

@@ -11,8 +11,8 @@ admitted object; `take` turns that into the request's admitted presets.
 Anything but plain success gives None, and the command reads and admits the folder itself, so
 errors, their order and their positions are never the helper's: a file that cannot be read or
 loaded, a document admission refuses, a helper that fails or is killed, or options that differ
-when `take` asks. No helper is started with one CPU, without `os.fork`, with other threads
-running, or for a path that is neither a regular file nor a folder (stdin or a pipe can be read
+when `take` asks. No helper is started with one CPU (or a cgroup quota under two), without
+`os.fork`, with other threads running, or for a path that is neither a regular file nor a folder (stdin or a pipe can be read
 only once). tests/test_preset_helper.py compares the helper's presets with the command's own.
 """
 
@@ -26,6 +26,10 @@ import sys
 TYPE_CHECKING = False  # typing is not imported at run time (docs/architecture.md)
 if TYPE_CHECKING:
     from llmc.resolve.presets import StoredConfig
+
+# cgroup v2's CPU quota ("max 100000", or "150000 100000" for 1.5 CPUs): a container limited to less than
+# two CPUs gains nothing from a helper (sched_getaffinity still lists the host's CPUs)
+CPU_MAX = "/sys/fs/cgroup/cpu.max"
 
 # the helper started by `start`: ((paths, system namespace), its pid, the read end of its pipe)
 _pending: tuple[tuple[tuple[str, ...], str], int, int] | None = None
@@ -71,6 +75,16 @@ def start(paths: list[str] | tuple[str, ...], system_namespace: str) -> bool:
     os.close(write_end)
     _pending = ((tuple(paths), system_namespace), pid, read_end)
     return True
+
+
+def _cpu_quota() -> float:
+    """The CPUs cgroup v2 lets this process use (infinity without a quota or a cgroup file)."""
+    try:
+        with open(CPU_MAX) as f:
+            quota, period = f.read().split()[:2]
+        return float("inf") if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        return float("inf")
 
 
 def take(paths: list[str] | tuple[str, ...], system_namespace: str, sources: dict[str, str],
@@ -130,6 +144,8 @@ def discard() -> None:
 def _worthwhile(paths: list[str] | tuple[str, ...]) -> bool:
     if not paths or not hasattr(os, "fork") or not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2:
         return False
+    if _cpu_quota() < 2:
+        return False
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:  # fork copies only the calling thread
         return False
@@ -141,3 +157,13 @@ def _worthwhile(paths: list[str] | tuple[str, ...]) -> bool:
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             return False
     return True
+
+
+def _cpu_quota() -> float:
+    """The CPUs cgroup v2 lets this process use (infinity without a quota or a cgroup file)."""
+    try:
+        with open(CPU_MAX) as f:
+            quota, period = f.read().split()[:2]
+        return float("inf") if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        return float("inf")
