@@ -66,20 +66,16 @@ def sort_key(path: str) -> list[str]:
     return path.split("/")
 
 
-def stat_is(path: str, test) -> bool:
-    """pathlib's `is_file`/`is_dir`/`exists` (`test` takes the stat result): False when absent, other errors raised."""
+def stat_mode(path: str) -> int | None:
+    """`path`'s mode (symlinks followed), None when it is absent as pathlib's `exists` judges: other errors raised."""
     try:
-        return test(os.stat(path))
+        return os.stat(path).st_mode
     except OSError as exc:
         if exc.errno in _ABSENT:
-            return False
+            return None
         raise
     except ValueError:  # an embedded NUL
-        return False
-
-
-def _regular(st: os.stat_result) -> bool:
-    return stat.S_ISREG(st.st_mode)
+        return None
 
 
 def walk(folder: str, skipped: list[tuple[str, str]] | None = None) -> list[str]:
@@ -101,7 +97,7 @@ def walk(folder: str, skipped: list[tuple[str, str]] | None = None) -> list[str]
                 skipped.append((join(here, name), "hidden file or folder"))
         for name in filenames:
             path = join(here, name)
-            if not stat_is(path, _regular):
+            if not stat.S_ISREG(stat_mode(path) or 0):
                 continue
             reason = skip_reason(f"{relative}/{name}")
             if reason is None:

@@ -7,7 +7,7 @@ import stat
 import sys
 from functools import cache
 
-from llmc.read.appfolder import stat_is, walk
+from llmc.read.appfolder import stat_mode, walk
 from llmc.core.errors import ErrorList, LlmcError, Location
 from llmc.load.documents import Document, load_text
 
@@ -20,24 +20,16 @@ def expand(paths: list[str], skipped: list[tuple[str, str]] | None = None) -> li
             out.append(raw)
             continue
         try:
-            is_dir, exists = stat_is(raw, _folder), stat_is(raw, _any)
+            mode = stat_mode(raw)
         except OSError as exc:  # a name too long, a loop of symlinks
             raise LlmcError(f"cannot read: {exc.strerror}", Location(raw[:200]), exit_code=2) from None
-        if is_dir:
+        if mode is not None and stat.S_ISDIR(mode):
             out += walk(raw, skipped)
-        elif exists:  # regular files, and pipes such as /dev/fd/N from <(...)
+        elif mode is not None:  # regular files, and pipes such as /dev/fd/N from <(...)
             out.append(raw)
         else:
             raise LlmcError("no such file or directory", Location(raw), exit_code=2)
     return out
-
-
-def _folder(st: os.stat_result) -> bool:
-    return stat.S_ISDIR(st.st_mode)
-
-
-def _any(st: os.stat_result) -> bool:
-    return True
 
 
 def read_text(name: str) -> str:

@@ -5,8 +5,8 @@ events) and admitting it (CRD defaults and checks, the webhook), and about 30 ms
 resolver, the renderer and the emitter, which do not depend on the presets. With a second CPU the
 two run side by side: `start` forks a helper once the admission's own modules are imported (the
 helper inherits them); the helper reads and admits the folder as `pipeline.admit_request` does and
-sends back what `llmc.read.snapshot` keeps for a built-in set, each preset's document and its
-admitted object; `take` turns that into the request's admitted presets.
+sends back the entries `llmc.read.snapshot` keeps for a built-in set (each preset's document and its
+admitted object), which `take` turns into the request's admitted presets as a snapshot's are.
 
 Anything but plain success gives None, and the command reads and admits the folder itself, so
 errors, their order and their positions are never the helper's: a file that cannot be read or
@@ -64,7 +64,8 @@ def start(paths: list[str] | tuple[str, ...], system_namespace: str) -> bool:
             for doc in docs:
                 obj = admit_document(doc, system_namespace)
                 if obj["kind"] == CONFIG_KIND:
-                    entries.append((index[doc.file], doc.index, doc.item, doc.obj, obj))
+                    meta = obj["metadata"]
+                    entries.append((index[doc.file], doc.index, doc.item, doc.obj, obj, meta["name"], meta["namespace"]))
             with os.fdopen(write_end, "wb") as out:
                 out.write(marshal.dumps((files, entries)))
             code = 0
@@ -75,16 +76,6 @@ def start(paths: list[str] | tuple[str, ...], system_namespace: str) -> bool:
     os.close(write_end)
     _pending = ((tuple(paths), system_namespace), pid, read_end)
     return True
-
-
-def _cpu_quota() -> float:
-    """The CPUs cgroup v2 lets this process use (infinity without a quota or a cgroup file)."""
-    try:
-        with open(CPU_MAX) as f:
-            quota, period = f.read().split()[:2]
-        return float("inf") if quota == "max" else int(quota) / int(period)
-    except (OSError, ValueError):
-        return float("inf")
 
 
 def take(paths: list[str] | tuple[str, ...], system_namespace: str, sources: dict[str, str],
@@ -103,8 +94,7 @@ def take(paths: list[str] | tuple[str, ...], system_namespace: str, sources: dic
         try:
             meanwhile()
         except BaseException:
-            os.close(read_end)
-            os.waitpid(pid, 0)
+            _stop(pid, read_end)
             raise
     chunks = []
     try:
@@ -117,17 +107,11 @@ def take(paths: list[str] | tuple[str, ...], system_namespace: str, sources: dic
     _, status = os.waitpid(pid, 0)
     if key != (tuple(paths), system_namespace) or status != 0 or not chunks:
         return None
-    from llmc.load.documents import Document
-    from llmc.resolve.presets import StoredConfig
+    from llmc.read.snapshot import stored_configs
 
     files, entries = marshal.loads(b"".join(chunks))
     sources.update(files)
-    configs = []
-    for file_index, doc_index, item, raw, admitted in entries:
-        label, text = files[file_index]
-        meta = admitted["metadata"]
-        configs.append(StoredConfig(meta["name"], meta["namespace"], admitted, Document(raw, label, doc_index, item=item, source=text)))
-    return configs
+    return stored_configs([label for label, _ in files], [text for _, text in files], entries, system_namespace)
 
 
 def discard() -> None:
@@ -137,6 +121,10 @@ def discard() -> None:
         return
     _, pid, read_end = _pending
     _pending = None
+    _stop(pid, read_end)
+
+
+def _stop(pid: int, read_end: int) -> None:
     os.close(read_end)  # the helper's write fails, and it leaves
     os.waitpid(pid, 0)
 
@@ -149,12 +137,14 @@ def _worthwhile(paths: list[str] | tuple[str, ...]) -> bool:
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:  # fork copies only the calling thread
         return False
+    from llmc.read.appfolder import stat_mode
+
     for path in paths:
         try:
-            mode = os.stat(path).st_mode
-        except (OSError, ValueError):
+            mode = stat_mode(path)
+        except OSError:
             return False
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        if mode is None or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             return False
     return True
 

@@ -60,15 +60,20 @@ def admitted_builtin(set_name: str, files: tuple[str, ...], system_namespace: st
     if data["files"] != [(os.path.basename(file), _read(file)) for file in files]:
         return None
     texts = [text for _, text in data["files"]]
+    sources.update(zip(files, texts))
+    return stored_configs(files, texts, data["configs"], system_namespace)
+
+
+def stored_configs(files, texts: list[str], entries: list[tuple], system_namespace: str) -> list[StoredConfig]:
+    """The configs of snapshot `entries`, each (file index, document index, item, object as read,
+    object as admitted, name, namespace or `_DEFAULTED`), read from `files` with `texts`."""
     configs = []
-    for file_index, doc_index, item, raw, admitted, name, namespace in data["configs"]:
-        label = files[file_index]
+    for file_index, doc_index, item, raw, admitted, name, namespace in entries:
         if namespace is _DEFAULTED:
             namespace = system_namespace
             admitted["metadata"]["namespace"] = namespace
-        doc = Document(raw, label, doc_index, item=item, source=texts[file_index])
+        doc = Document(raw, files[file_index], doc_index, item=item, source=texts[file_index])
         configs.append(StoredConfig(name, namespace, admitted, doc))
-    sources.update(zip(files, texts))
     return configs
 
 
