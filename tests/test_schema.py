@@ -598,3 +598,32 @@ def test_the_cache_gives_the_errors_of_the_plain_walk(monkeypatch):
     cached = [errors_of(o) for o in objs]
     monkeypatch.setattr(schema, "_CACHE_DEPTH", 0)
     assert [errors_of(o) for o in objs] == cached
+
+
+_ITEM_SCALARS = [1, 1.0, 2, True, False, None, "1", "true", "a", "", "é", "\u2028", "<&>"]
+
+
+def _list_items():
+    from hypothesis import strategies as st
+
+    scalars = st.sampled_from(_ITEM_SCALARS)
+    keyed = st.dictionaries(st.sampled_from(["name", "port", "a"]), scalars, max_size=2)
+    strings = st.dictionaries(st.sampled_from(["name", "port", "a"]), st.sampled_from(["1", "a", "", "é"]), max_size=2)
+    return st.one_of(scalars, keyed, strings, st.lists(scalars, max_size=2))
+
+
+def test_list_item_identities_are_equal_when_their_json_is() -> None:
+    """schema._identity_key (the duplicate check's key) against the JSON text it stands for: 1 and 1.0
+    are the same item, "1" and 1 are not, objects of strings compare by their pairs."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from llmc.go.json import marshal
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.lists(_list_items(), min_size=2, max_size=6))
+    def check(items: list) -> None:
+        for a in items:
+            for b in items:
+                assert (schema._identity_key(a) == schema._identity_key(b)) == (marshal(a) == marshal(b)), (a, b)
+
+    check()

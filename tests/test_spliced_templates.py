@@ -142,3 +142,62 @@ def test_golden_services_take_the_shortcut_with_the_same_result() -> None:
                 continue
             run_case(GOLDEN / name)
     assert len(taken) > 50 and all(taken)
+
+
+def _tree_outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
+    try:
+        return "ok", render_config(config, service, GLOBAL, spec_projected=True)
+    except LlmcError as err:
+        return "error", (err.message, err.hint)
+
+
+def _text_outcome(config: dict, service: dict = SERVICE) -> tuple[str, object]:
+    with patch("llmc.resolve.templatedata._render_tree", return_value=None):
+        return _tree_outcome(config, service)
+
+
+# what the JSON text changes (a float, a surrogate, a key that is no plain string) or templates (a key)
+ODD_VALUES = [1.0, -0.0, 2.5, 1e21, "\ud800", "é{{ .Name }}", "\u2028", 10**20, True, None, [], {}]
+ODD_KEYS = ["{{ .Name }}", "\udc80", "é", "a"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(strings, st.sampled_from(INJECTING), st.sampled_from(ODD_VALUES)), min_size=1, max_size=4),
+       st.dictionaries(st.sampled_from(ODD_KEYS), st.one_of(st.sampled_from(["v", "{{ .Name }}"]), st.sampled_from(ODD_VALUES)),
+                       max_size=3))
+def test_the_tree_gives_what_the_json_text_gives(values: list, extra: dict) -> None:
+    """render_config's shortcut on the config's tree (templatedata._render_tree) against the same shortcut
+    on its JSON text: results with their types (1 is not 1.0), errors and hints."""
+    config = {"metadata": {"name": "svc", "namespace": "team"},
+              "spec": {"template": {"containers": [{"name": "main", "args": values}]}, "extra": extra}}
+    for service in SERVICES:
+        assert repr(_tree_outcome(config, service)) == repr(_text_outcome(config, service))
+
+
+def test_the_tree_is_taken_for_plain_configs_and_left_for_the_rest() -> None:
+    from llmc.resolve import templatedata
+
+    plain = {"metadata": {"name": "svc"}, "spec": {"a": "{{ .Name }}-x", "b": [1, True, None, "{{ .Namespace }}"]}}
+    assert templatedata._render_tree(plain, SERVICE, GLOBAL) == {
+        "metadata": {"name": "svc"}, "spec": {"a": "svc-x", "b": [1, True, None, "team"]}}
+    for odd in ({"x": 1.0}, {"x": "\ud800"}, {"{{ .Name }}": "v"}, {"x": "{{ if true }}"},
+                {"x": "{{ printf `%c` 34 }}"}):
+        config = {"metadata": {"name": "svc"}, "spec": {"a": "{{ .Name }}", **odd}}
+        assert templatedata._render_tree(config, SERVICE, GLOBAL) is None, odd
+        assert repr(_tree_outcome(config)) == repr(_text_outcome(config))
+
+
+def test_a_budget_is_counted_with_the_plain_text_on_the_tree() -> None:
+    """Near a budget the tree leaves the config to the JSON text, which counts the plain text exactly."""
+    from llmc.go.template.exec import MAX_OUTPUT_BYTES
+    from llmc.resolve import templatedata
+
+    over = {"spec": {"a": ["{{ printf `%01200000d` 1 }}"] * 3}}
+    assert _tree_outcome(over) == _text_outcome(over) == _whole_text_outcome(over)
+    assert _tree_outcome(over)[0] == "error"
+    # one output just within the budget, plain text that the bound counts six times over
+    size = MAX_OUTPUT_BYTES - 200_000
+    near = {"spec": {"a": "{{ printf `%0" + str(size) + "d` 1 }}", "b": "x" * 40_000}}
+    assert templatedata._render_tree(near, SERVICE, GLOBAL) is None
+    assert _tree_outcome(near) == _text_outcome(near)
+    assert _tree_outcome(near)[0] == "ok"

@@ -474,6 +474,20 @@ def _remember_clean(key: tuple[int, bytes]) -> None:
     _CLEAN.add(key)
 
 
+def _identity_key(identity: Any) -> Any:
+    """A key equal for two list items exactly when their JSON texts are (what the API server compares).
+
+    A string, or an object of strings (the usual list-map keys), needs no JSON: the encoding of
+    strings is one-to-one, and neither can equal the JSON of anything else. Tuples keep them apart
+    from the JSON text of the rest (a number, where 1 and 1.0 are the same).
+    """
+    if type(identity) is str:
+        return ("", identity)
+    if type(identity) is dict and all(type(k) is str and type(v) is str for k, v in identity.items()):
+        return tuple(sorted(identity.items()))
+    return go_json(identity)
+
+
 class _Checker:
     """One walk over an object and its schema, collecting field errors."""
 
@@ -580,9 +594,9 @@ class _Checker:
 
     def duplicates(self, path: Path, entries: list[tuple[Any, Any]]) -> None:
         """Report the second occurrence of each repeated value, as the API server's list-type check does."""
-        seen: dict[str, int] = {}
+        seen: dict[Any, int] = {}
         for i, (identity, shown) in enumerate(entries):
-            key = go_json(identity)
+            key = _identity_key(identity)
             seen[key] = seen.get(key, 0) + 1
             if seen[key] == 2:
                 child = path + (i,)

@@ -36,8 +36,27 @@ def _escape(m: re.Match[str]) -> str:
 
 
 def string(text: str) -> str:
-    """A JSON string literal as encoding/json writes it (HTML escaping on)."""
+    """A JSON string literal as encoding/json writes it (HTML escaping on).
+
+    json.dumps writes Go's escapes but for the HTML-safe ones (added after) and a surrogate
+    (written as U+FFFD by `_escape`), in C: a preset's script has hundreds of newlines and quotes.
+    """
+    if _surrogate(text):
+        return _string(text)
+    quoted = json.dumps(text, ensure_ascii=False)
+    if not any(c in text for c in "<>&\u2028\u2029"):
+        return quoted
+    return _html_safe(quoted)
+
+
+def _string(text: str) -> str:
+    """`string` escaping character by character: the full encoder's (`_marshal`)."""
     return '"' + _SPECIAL.sub(_escape, text) + '"'
+
+
+def _html_safe(text: str) -> str:
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 def format_float64(value: float) -> str:
@@ -96,8 +115,7 @@ def marshal(value: Any, sort_keys: bool = True) -> str:
         return _marshal(value, sort_keys)
     if not any(c in text for c in "<>&\u2028\u2029"):
         return text
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return _html_safe(text)
 
 
 def _marshal(value: Any, sort_keys: bool) -> str:
@@ -112,8 +130,8 @@ def _marshal(value: Any, sort_keys: bool) -> str:
     if isinstance(value, float):
         return format_float64(value)
     if isinstance(value, str):
-        return string(value)
+        return _string(value)
     if isinstance(value, dict):
         items = sorted(value.items(), key=lambda kv: string_order(kv[0])) if sort_keys else value.items()
-        return "{" + ",".join(f"{string(k)}:{_marshal(v, sort_keys)}" for k, v in items) + "}"
+        return "{" + ",".join(f"{_string(k)}:{_marshal(v, sort_keys)}" for k, v in items) + "}"
     return "[" + ",".join(_marshal(v, sort_keys) for v in value) + "]"

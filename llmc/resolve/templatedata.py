@@ -43,6 +43,7 @@ from llmc.go.reflect import (
 from llmc.core.lazy_fields import LazyFields
 from llmc.kserve import gotypes
 from llmc.go.json import marshal
+from llmc.go.json import string as json_string
 from llmc.go.strconv import quote
 from llmc.go.url import URLError
 from llmc.core.jsoncopy import copy_json
@@ -504,15 +505,18 @@ def _all_funcs() -> dict[str, Any]:
     return dict(_empty_config().funcs)
 
 
-def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Value) -> tuple[str, bool] | None:
-    """The spliced text's output, its strings' from the cache where they read the same, and whether
-    every string's output is one JSON string; None on an error or a budget exceeded (the caller
-    executes the whole text, for Go's message)."""
+def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Value,
+                    plain: int = 0) -> tuple[list[str], bool] | None:
+    """The spliced text's output in parts, its strings' from the cache where they read the same, and
+    whether every string's output is one JSON string; None on an error or a budget exceeded (the
+    caller executes the whole text, for Go's message). `plain` counts text given apart from `pieces`
+    against the output and work budgets."""
     global _outputs_size
     limits = Limits()
     seen: dict[tuple[str, ...], Any] = {}
     out: list[str] = []
-    out_bytes = calls = work = 0
+    out_bytes = work = plain
+    calls = 0
     strings = True
     for piece in pieces:
         if isinstance(piece, str):
@@ -544,7 +548,7 @@ def _execute_pieces(pieces: list[str | tuple[str, tuple[Node, ...]]], data: Valu
         work += done.work
     if out_bytes > limits.output_bytes or calls > limits.calls or work > limits.work_bytes:
         return None
-    return "".join(out), strings
+    return out, strings
 
 
 # one JSON string token as encoding/json reads it: no raw control characters, only its escapes
@@ -560,6 +564,11 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
     `spec_projected` promises that `config["spec"]` is `gotypes.project`ed, so that none of its
     objects repeats a key case-insensitively. Raises LlmcError with the controller's messages.
     """
+    shortcut = spec_projected and config.keys() <= {"metadata", "spec"} and _no_folded_repeats(config.get("metadata"))
+    if shortcut:
+        rendered = _render_tree(config, service, global_config)
+        if rendered is not None:
+            return rendered
     text = marshal(config, sort_keys=False)
     if "{{" not in text:
         return copy_json(config)
@@ -572,11 +581,12 @@ def render_config(config: dict[str, Any], service: dict[str, Any], global_config
         except TemplateParseError as e:
             raise _at_source(LlmcError(f"failed to parse template config: {e.message}"), text, e.pos, parse=True) from None
         try:
-            executed = tmpl.execute(data), False
+            out, strings = tmpl.execute(data), False
         except TemplateExecError as e:
             raise _at_source(LlmcError(f"failed to merge config: {e.message}"), text, e.pos) from None
-    out, strings = executed
-    if strings and spec_projected and config.keys() <= {"metadata", "spec"} and _no_folded_repeats(config.get("metadata")):
+    else:
+        out, strings = "".join(executed[0]), executed[1]
+    if strings and shortcut:
         # Every templated string became one string: the text has the config's own shape, whose depth
         # the input limits bound, and no object repeats a key, so Go's decoder reads what json.loads does.
         return json.loads(out)
@@ -600,6 +610,87 @@ def _no_folded_repeats(value: Any) -> bool:
         return len({k.lower() for k in value}) == len(value) and all(map(_no_folded_repeats, value.values()))
     if isinstance(value, list):
         return all(map(_no_folded_repeats, value))
+    return True
+
+
+class _NotPlain(Exception):
+    """The config holds what its JSON text would change (a float, a surrogate, a key that is not a
+    plain string) or a templated key: `_render_tree` leaves it to the JSON text."""
+
+
+def _render_tree(config: dict[str, Any], service: dict[str, Any], global_config: dict[str, Any]) -> dict[str, Any] | None:
+    """render_config's shortcut without writing and reading the JSON text: each templated string
+    of a copy of `config` is replaced by its output; None when the JSON text must decide.
+
+    It equals `json.loads` of the executed text whenever that text is taken: the strings with `{{`
+    are the text's templated literals, in the same order (`_spliced_pieces`), and the rest of the
+    text reads back as the copy (`_plain_copy` refuses what would not). The budgets count the plain
+    text at an upper bound (JSON is at most 6 bytes per marshal byte, see check.api_rules); a
+    config near them takes the JSON text, which counts it exactly.
+    """
+    found: list[tuple[Any, Any]] = []
+    try:
+        copy = _plain_copy(config, found)
+    except (_NotPlain, RecursionError):
+        return None
+    if not found:
+        return copy
+    pieces: list[str | tuple[str, tuple[Node, ...]]] = []
+    for parent, key in found:
+        literal = json_string(parent[key])
+        nodes = _string_nodes(literal)
+        if nodes is None:
+            return None
+        pieces.append((literal, nodes))
+    try:
+        plain = 6 * len(marshal_dumps(config, 2))
+    except ValueError:
+        return None
+    executed = _execute_pieces(pieces, template_data(service, global_config), plain)
+    if executed is None or not executed[1]:
+        return None
+    for (parent, key), out in zip(found, executed[0]):  # one JSON string each: without a `\\`, its inside
+        parent[key] = out[1:-1] if "\\" not in out else json.loads(out)
+    return copy
+
+
+def _plain_copy(value: Any, found: list[tuple[Any, Any]]) -> Any:
+    """A copy of plain JSON data; (container, key) of every string with `{{` goes to `found`."""
+    kind = type(value)
+    if kind is dict:
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str or "{{" in key or not (key.isascii() or _utf8(key)):
+                raise _NotPlain
+            out[key] = _plain_copy(item, found) if type(item) is not str else _plain_string(item, out, key, found)
+        return out
+    if kind is list:
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            items.append(_plain_copy(item, found) if type(item) is not str else _plain_string(item, items, index, found))
+        return items
+    if kind is str:
+        if not (value.isascii() or _utf8(value)):
+            raise _NotPlain
+        return value
+    if value is None or kind is bool or kind is int:
+        return value
+    raise _NotPlain  # a float (Go writes 1.0 as 1), or not JSON data
+
+
+def _plain_string(value: str, parent: Any, key: Any, found: list[tuple[Any, Any]]) -> str:
+    if not (value.isascii() or _utf8(value)):
+        raise _NotPlain  # Go writes a surrogate as U+FFFD
+    if "{{" in value:
+        found.append((parent, key))
+    return value
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
     return True
 
 
