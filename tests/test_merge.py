@@ -525,18 +525,19 @@ def test_overlay_patch_is_overlay_minus_zero_json() -> None:
     assert overlay_patch(project({"model": {"uri": "x", "name": "n"}})) == {"model": {"uri": "x", "name": "n"}}
 
 
-# -- the merge never shares objects with its inputs ----------------------------------------
+# -- the merge never modifies its inputs, and shares with them only what it takes unchanged ---
 
-def test_inputs_are_not_modified_and_result_is_fresh() -> None:
-    base = project({"labels": {"a": "1"}, "template": {"containers": [{"name": "main", "env": [{"name": "x", "value": "1"}]}]}}, overlay=True)
+def test_inputs_are_not_modified_and_only_what_one_input_holds_is_shared() -> None:
+    base = project({"labels": {"a": "1"}, "template": {"containers": [{"name": "main", "env": [{"name": "x", "value": "1"}]}]},
+                    "prefill": {"replicas": 1}}, overlay=True)
     overlay = project({"labels": {"b": "2"}, "worker": {}, "template": {"containers": [{"name": "side"}]}}, overlay=True)
     before = copy.deepcopy((base, overlay))
     got = merge_specs(base, overlay, projected=True)
     assert (base, overlay) == before
-    got["labels"]["a"] = "changed"
-    got["template"]["containers"][1]["env"][0]["value"] = "changed"
-    got["worker"]["containers"].append({"name": "new"})
-    assert (base, overlay) == before
+    assert got["labels"] is not base["labels"] and got["labels"] is not overlay["labels"]  # both hold it: merged anew
+    assert got["template"] is not base["template"]
+    assert got["prefill"] is base["prefill"]  # only one input holds it: that object
+    assert got["worker"] is overlay["worker"]
 
 
 def test_projected_flag_gives_the_same_result() -> None:

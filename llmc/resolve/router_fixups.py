@@ -41,9 +41,9 @@ def default_pool_selector(spec: dict[str, Any], name: str) -> None:
     if pool is None:
         return
     if not (pool.get("selector") or {}).get("matchLabels"):
+        pool = _writable(spec, "router", "scheduler", "pool", "spec")
         selector = pool.get("selector")
-        if not isinstance(selector, dict):
-            selector = pool["selector"] = {}
+        selector = pool["selector"] = dict(selector) if isinstance(selector, dict) else {}
         selector["matchLabels"] = workload_selector(name)
 
 
@@ -51,7 +51,17 @@ def default_scheduler_service_account(spec: dict[str, Any], name: str) -> None:
     """Before templating: the scheduler pod runs as `<name>-epp-sa` unless it names an SA."""
     template = (scheduler_spec.scheduler(spec) or {}).get("template")
     if template is not None and not template.get("serviceAccountName"):
-        template["serviceAccountName"] = child_name(name, "-epp-sa")
+        _writable(spec, "router", "scheduler", "template")["serviceAccountName"] = child_name(name, "-epp-sa")
+
+
+def _writable(spec: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The object at `keys`, after copying each object on the way: a merged spec shares objects
+    with its presets (llmc.resolve.merge), which other services merge again. Keys keep their places."""
+    node = spec
+    for key in keys:
+        child = node[key] = dict(node[key])
+        node = child
+    return node
 
 
 def apply_gateway_refs(spec: dict[str, Any]) -> None:
