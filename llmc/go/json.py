@@ -38,10 +38,13 @@ def _escape(m: re.Match[str]) -> str:
 def string(text: str) -> str:
     """A JSON string literal as encoding/json writes it (HTML escaping on).
 
-    json.dumps writes Go's escapes but for the HTML-safe ones (added after) and a surrogate
-    (written as U+FFFD by `_escape`), in C: a preset's script has hundreds of newlines and quotes.
+    Most strings need no escape. For the others json.dumps writes Go's escapes in C (a preset's script
+    has hundreds of newlines and quotes), but for the HTML-safe ones (added after) and a surrogate
+    (written as U+FFFD by `_escape`).
     """
-    if _surrogate(text):
+    if _SPECIAL.search(text) is None:
+        return '"' + text + '"'
+    if has_surrogate(text):
         return _string(text)
     quoted = json.dumps(text, ensure_ascii=False)
     if not any(c in text for c in "<>&\u2028\u2029"):
@@ -94,7 +97,8 @@ def _float_token(text: str) -> bool:
     return False
 
 
-def _surrogate(text: str) -> bool:
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a surrogate (no UTF-8 encoding: Go writes U+FFFD for it)."""
     if text.isascii():
         return False
     try:
@@ -111,7 +115,7 @@ def marshal(value: Any, sort_keys: bool = True) -> str:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
     except (TypeError, ValueError):
         return _marshal(value, sort_keys)
-    if _float_token(text) or _surrogate(text) or text[:1] in "-0123456789":
+    if _float_token(text) or has_surrogate(text) or text[:1] in "-0123456789":
         return _marshal(value, sort_keys)
     if not any(c in text for c in "<>&\u2028\u2029"):
         return text

@@ -43,7 +43,7 @@ from llmc.go.reflect import (
 from llmc.core.lazy_fields import LazyFields
 from llmc.kserve import gotypes
 from llmc.go.json import marshal
-from llmc.go.json import string as json_string
+from llmc.go.json import has_surrogate, string as json_string
 from llmc.go.strconv import quote
 from llmc.go.url import URLError
 from llmc.core.jsoncopy import copy_json
@@ -655,12 +655,13 @@ def _render_tree(config: dict[str, Any], service: dict[str, Any], global_config:
 
 
 def _plain_copy(value: Any, found: list[tuple[Any, Any]]) -> Any:
-    """A copy of plain JSON data; (container, key) of every string with `{{` goes to `found`."""
+    """A copy of plain JSON data (an object or a list: their strings are `_plain_string`'s); (container,
+    key) of every string with `{{` goes to `found`."""
     kind = type(value)
     if kind is dict:
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if type(key) is not str or "{{" in key or not (key.isascii() or _utf8(key)):
+            if type(key) is not str or "{{" in key or has_surrogate(key):
                 raise _NotPlain
             out[key] = _plain_copy(item, found) if type(item) is not str else _plain_string(item, out, key, found)
         return out
@@ -669,29 +670,17 @@ def _plain_copy(value: Any, found: list[tuple[Any, Any]]) -> Any:
         for index, item in enumerate(value):
             items.append(_plain_copy(item, found) if type(item) is not str else _plain_string(item, items, index, found))
         return items
-    if kind is str:
-        if not (value.isascii() or _utf8(value)):
-            raise _NotPlain
-        return value
     if value is None or kind is bool or kind is int:
         return value
     raise _NotPlain  # a float (Go writes 1.0 as 1), or not JSON data
 
 
 def _plain_string(value: str, parent: Any, key: Any, found: list[tuple[Any, Any]]) -> str:
-    if not (value.isascii() or _utf8(value)):
+    if has_surrogate(value):
         raise _NotPlain  # Go writes a surrogate as U+FFFD
     if "{{" in value:
         found.append((parent, key))
     return value
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _at_source(err: LlmcError, text: str, pos: int | None, parse: bool = False) -> LlmcError:
