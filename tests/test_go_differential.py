@@ -283,7 +283,7 @@ def test_dra_device_count_error_quotes_control_characters_as_go() -> None:
 @given(texts=st.lists(st.lists(st.one_of(CONTROL, UNICODE, SPECIAL, INVALID, st.sampled_from('"\\<>&\u2028\u2029')),
                                max_size=12).map("".join), min_size=20, max_size=60))
 def test_string_shortcut_is_the_escaper(texts: list[str]) -> None:
-    """json.string's json.dumps shortcut writes what the character-by-character escaper writes
-    (which test_marshal_is_go compares with Go)."""
+    """json.string's shortcuts (a string quoted as it is, or json.dumps) write what the
+    character-by-character escaper writes (which test_marshal_is_go compares with Go)."""
     for text in texts:
         assert gojson.string(text) == gojson._string(text)
